@@ -1,0 +1,12 @@
+"""Registers every built-in stage in one place (importing the modules runs their decorators)."""
+
+from __future__ import annotations
+
+import importlib
+
+BUILTIN_STAGE_MODULES: tuple[str, ...] = ("kb.stages.lexical.stage",)
+
+
+def load_builtins() -> None:
+    for module in BUILTIN_STAGE_MODULES:
+        importlib.import_module(module)

@@ -1,0 +1,110 @@
+"""Settings: declared once, resolved once (defaults < kb.toml < KB_* env < --set), passed down.
+
+This is the only module that reads environment variables.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from kb.errors import ConfigError
+
+
+@dataclass(frozen=True)
+class Setting:
+    name: str
+    default: Any
+    help: str
+
+
+SETTINGS: tuple[Setting, ...] = (
+    Setting("store.path", ".kb/store", "Directory of the embedded Oxigraph store."),
+    Setting("store.kind", "oxigraph", "Store adapter: 'oxigraph' (embedded) or 'sparql' (remote)."),
+    Setting("store.query_url", "", "Remote store: SPARQL 1.1 Query endpoint URL."),
+    Setting("store.update_url", "", "Remote store: SPARQL 1.1 Update endpoint URL."),
+    Setting("store.gsp_url", "", "Remote store: Graph Store Protocol endpoint URL."),
+    Setting("store.token", "", "Remote store: bearer token sent with writes."),
+    Setting("base_iri", "https://w3id.org/cmc-kb/id/", "Base IRI of every resource CMC-KB mints."),
+    Setting("ingest.max_file_bytes", 200 * 1024 * 1024, "Refuse source files larger than this."),
+    Setting("ingest.max_unzipped_bytes", 500 * 1024 * 1024, "Refuse zip-based files that expand beyond this."),
+    Setting("ingest.max_zip_entries", 10000, "Refuse zip-based files with more entries than this."),
+    Setting("ingest.max_pages", 2000, "Refuse documents with more pages than this."),
+    Setting("ingest.table_row_window", 40, "Split tables longer than this into row windows that repeat the header."),
+    Setting("ingest.workers", 1, "Parser processes for ingestion."),
+)
+
+_DEFAULTS = {s.name: s.default for s in SETTINGS}
+
+
+@dataclass(frozen=True)
+class Config:
+    """Resolved, read-only settings."""
+
+    values: dict[str, Any] = field(default_factory=lambda: dict(_DEFAULTS))
+
+    def __getitem__(self, name: str) -> Any:
+        if name not in self.values:
+            raise ConfigError(f"Unknown setting '{name}'", hint="run 'kb settings' to list them")
+        return self.values[name]
+
+    def with_values(self, **overrides: Any) -> "Config":
+        """A copy with some settings replaced (dotted names use '__' in place of '.')."""
+        merged = dict(self.values)
+        for key, value in overrides.items():
+            merged[key.replace("__", ".")] = value
+        return Config(merged)
+
+
+def _coerce(name: str, raw: Any) -> Any:
+    default = _DEFAULTS[name]
+    if isinstance(raw, str) and not isinstance(default, str):
+        try:
+            if isinstance(default, bool):
+                return raw.strip().lower() in {"1", "true", "yes", "on"}
+            if isinstance(default, int):
+                return int(raw)
+            if isinstance(default, float):
+                return float(raw)
+        except ValueError as exc:
+            raise ConfigError(f"Setting '{name}': cannot read {raw!r} as {type(default).__name__}") from exc
+    return raw
+
+
+def _flatten(table: dict[str, Any], prefix: str = "") -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in table.items():
+        dotted = f"{prefix}{key}"
+        if isinstance(value, dict):
+            out.update(_flatten(value, dotted + "."))
+        else:
+            out[dotted] = value
+    return out
+
+
+def load_config(
+    *, toml_path: Path | None = None, overrides: dict[str, Any] | None = None, env: dict[str, str] | None = None
+) -> Config:
+    """Resolve settings from defaults, kb.toml, KB_* environment variables and explicit overrides."""
+    values = dict(_DEFAULTS)
+    path = toml_path or Path("kb.toml")
+    if path.is_file():
+        with path.open("rb") as fh:
+            for key, value in _flatten(tomllib.load(fh)).items():
+                if key not in values:
+                    raise ConfigError(f"{path}: unknown setting '{key}'")
+                values[key] = _coerce(key, value)
+    environ = os.environ if env is None else env
+    for name in values:
+        env_name = "KB_" + name.upper().replace(".", "_")
+        if env_name in environ:
+            values[name] = _coerce(name, environ[env_name])
+    for key, value in (overrides or {}).items():
+        if key not in values:
+            raise ConfigError(f"Unknown setting '{key}'", hint="run 'kb settings' to list them")
+        if value is not None:
+            values[key] = _coerce(key, value)
+    return Config(values)

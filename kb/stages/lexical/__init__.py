@@ -1,0 +1,1 @@
+"""Lexical layer: document trees to RDF (one named graph per document)."""

@@ -1,0 +1,128 @@
+"""Embedded Oxigraph store on disk (RocksDB): the default, offline, single-process store."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import IO, TYPE_CHECKING
+
+from pyoxigraph import NamedNode, Quad, RdfFormat, Store, Variable
+
+from kb.errors import QueryError, StoreError
+from kb.store.protocol import QueryResult
+from kb.store.serialize import insert_data
+
+if TYPE_CHECKING:
+    from kb.config import Config
+    from kb.store.protocol import Term
+
+FORMATS: dict[str, RdfFormat] = {
+    "nquads": RdfFormat.N_QUADS,
+    "ntriples": RdfFormat.N_TRIPLES,
+    "turtle": RdfFormat.TURTLE,
+    "trig": RdfFormat.TRIG,
+    "rdfxml": RdfFormat.RDF_XML,
+    "n3": RdfFormat.N3,
+}
+SUFFIXES: dict[str, str] = {
+    ".nq": "nquads",
+    ".nt": "ntriples",
+    ".ttl": "turtle",
+    ".trig": "trig",
+    ".rdf": "rdfxml",
+    ".owl": "rdfxml",
+    ".xml": "rdfxml",
+    ".n3": "n3",
+}
+
+
+def rdf_format(name: str | None, path: Path | None = None) -> RdfFormat:
+    """Format by name, else guessed from the file suffix."""
+    key = name or (SUFFIXES.get(path.suffix.lower()) if path else None)
+    if key not in FORMATS:
+        raise StoreError(f"Unknown RDF format {key or (path.suffix if path else '')!r}; available: {', '.join(FORMATS)}")
+    return FORMATS[key]
+
+
+class OxigraphLocalStore:
+    """GraphStore over pyoxigraph.Store; ``path=None`` gives an in-memory store (tests)."""
+
+    supports_transactions = True
+
+    def __init__(self, path: Path | None = None) -> None:
+        try:
+            self._store = Store(str(path)) if path is not None else Store()
+        except OSError as exc:
+            raise StoreError(
+                f"cannot open store at {path}: {exc}",
+                hint="another process (e.g. 'kb serve') may hold the store; see docs/api.md",
+            ) from exc
+        self.path = path
+        self._write_lock = threading.Lock()
+
+    @classmethod
+    def from_config(cls, config: "Config") -> "OxigraphLocalStore":
+        path = Path(config["store.path"])
+        path.mkdir(parents=True, exist_ok=True)
+        return cls(path)
+
+    @property
+    def raw(self) -> Store:
+        """The underlying pyoxigraph store, for engines that read it directly (pySHACL)."""
+        return self._store
+
+    def add(self, quads: Iterable[Quad], *, graph: str) -> int:
+        target = NamedNode(graph)
+        batch = [Quad(q.subject, q.predicate, q.object, target) for q in quads]
+        with self._write_lock:
+            self._store.extend(batch)
+        return len(batch)
+
+    def replace_graph(self, graph: str, quads: Iterable[Quad]) -> int:
+        batch = list(quads)
+        request = f"DROP SILENT GRAPH <{graph}> ;\n" + insert_data(batch, graph)
+        with self._write_lock:
+            self._store.update(request)
+        return len(batch)
+
+    def drop_graph(self, graph: str) -> None:
+        with self._write_lock:
+            self._store.update(f"DROP SILENT GRAPH <{graph}>")
+
+    def graphs(self) -> list[str]:
+        return sorted(g.value for g in self._store.named_graphs() if isinstance(g, NamedNode))
+
+    def query(self, sparql: str, *, bindings: Mapping[str, "Term"] | None = None) -> QueryResult:
+        substitutions = {Variable(k): v for k, v in (bindings or {}).items()}
+        try:
+            return self._store.query(sparql, substitutions=substitutions or None)
+        except SyntaxError as exc:
+            raise QueryError(f"SPARQL syntax error: {exc}") from exc
+        except RuntimeError as exc:
+            raise QueryError(f"SPARQL evaluation failed: {exc}") from exc
+
+    def update(self, sparql: str) -> None:
+        try:
+            with self._write_lock:
+                self._store.update(sparql)
+        except SyntaxError as exc:
+            raise QueryError(f"SPARQL Update syntax error: {exc}") from exc
+
+    def load(self, path: Path, *, graph: str | None = None, format: str | None = None) -> None:
+        fmt = rdf_format(format, path)
+        with self._write_lock:
+            self._store.load(path=str(path), format=fmt, to_graph=NamedNode(graph) if graph else None)
+
+    def export(self, out: IO[bytes], *, format: str = "nquads", graph: str | None = None) -> None:
+        fmt = rdf_format(format)
+        if graph is not None:
+            self._store.dump(out, fmt, from_graph=NamedNode(graph))
+        elif fmt in (RdfFormat.N_QUADS, RdfFormat.TRIG):
+            self._store.dump(out, fmt)
+        else:
+            raise StoreError(f"format {format!r} holds one graph: pass a graph, or use nquads/trig")
+
+    def close(self) -> None:
+        self._store.flush()
+        del self._store

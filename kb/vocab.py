@@ -1,0 +1,128 @@
+"""IRI constants for every vocabulary CMC-KB writes, so no module spells an IRI by hand."""
+
+from __future__ import annotations
+
+from pyoxigraph import NamedNode
+
+RDF = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
+RDFS = "http://www.w3.org/2000/01/rdf-schema#"
+OWL = "http://www.w3.org/2002/07/owl#"
+XSD = "http://www.w3.org/2001/XMLSchema#"
+SKOS = "http://www.w3.org/2004/02/skos/core#"
+DCTERMS = "http://purl.org/dc/terms/"
+PROV = "http://www.w3.org/ns/prov#"
+DOCO = "http://purl.org/spar/doco/"
+PRISM = "http://prismstandard.org/namespaces/basic/2.0/"
+PAV = "http://purl.org/pav/"
+NIF = "http://persistence.uni-leipzig.org/nlp2rdf/ontologies/nif-core#"
+OA = "http://www.w3.org/ns/oa#"
+SH = "http://www.w3.org/ns/shacl#"
+OBO = "http://purl.obolibrary.org/obo/"
+CMC = "https://w3id.org/cmc-kb/ontology#"
+
+PREFIXES: dict[str, str] = {
+    "rdf": RDF,
+    "rdfs": RDFS,
+    "owl": OWL,
+    "xsd": XSD,
+    "skos": SKOS,
+    "dcterms": DCTERMS,
+    "prov": PROV,
+    "doco": DOCO,
+    "prism": PRISM,
+    "pav": PAV,
+    "nif": NIF,
+    "oa": OA,
+    "sh": SH,
+    "obo": OBO,
+    "cmc": CMC,
+}
+
+
+def sparql_prefixes() -> str:
+    """PREFIX header for every namespace above, so queries stay short and consistent."""
+    return "".join(f"PREFIX {p}: <{iri}>\n" for p, iri in PREFIXES.items())
+
+
+def n(ns: str, local: str) -> NamedNode:
+    """One named node in a namespace."""
+    return NamedNode(ns + local)
+
+
+# rdf / rdfs / xsd
+TYPE = n(RDF, "type")
+LABEL = n(RDFS, "label")
+COMMENT = n(RDFS, "comment")
+VALUE = n(RDF, "value")
+
+# documents and structure
+DOCUMENT = n(DOCO, "Document")
+SECTION = n(DOCO, "Section")
+PARAGRAPH = n(DOCO, "Paragraph")
+LIST = n(DOCO, "List")
+TABLE = n(DOCO, "Table")
+FIGURE = n(DOCO, "Figure")
+CAPTION = n(DOCO, "Caption")
+TITLE = n(DCTERMS, "title")
+IDENTIFIER = n(DCTERMS, "identifier")
+FORMAT = n(DCTERMS, "format")
+DATE = n(DCTERMS, "date")
+LANGUAGE = n(DCTERMS, "language")
+IS_PART_OF = n(DCTERMS, "isPartOf")
+SOURCE = n(DCTERMS, "source")
+PAGE_COUNT = n(PRISM, "pageCount")
+VERSION = n(PAV, "version")
+
+# spans (NIF 2.0 core): chunk text and offsets in the document's full text
+NIF_CONTEXT = n(NIF, "Context")
+NIF_IS_STRING = n(NIF, "isString")
+NIF_ANCHOR_OF = n(NIF, "anchorOf")
+NIF_BEGIN = n(NIF, "beginIndex")
+NIF_END = n(NIF, "endIndex")
+NIF_REFERENCE_CONTEXT = n(NIF, "referenceContext")
+
+# provenance
+PROV_ENTITY = n(PROV, "Entity")
+PROV_ACTIVITY = n(PROV, "Activity")
+PROV_SOFTWARE = n(PROV, "SoftwareAgent")
+WAS_GENERATED_BY = n(PROV, "wasGeneratedBy")
+WAS_ASSOCIATED_WITH = n(PROV, "wasAssociatedWith")
+WAS_REVISION_OF = n(PROV, "wasRevisionOf")
+USED = n(PROV, "used")
+
+# own lexical terms (declared in ontologies/cmc-lexical.ttl)
+CHUNK = n(CMC, "Chunk")
+TABLE_CELL = n(CMC, "TableCell")
+FILE_NAME = n(CMC, "fileName")
+BYTE_HASH = n(CMC, "sha256")
+CONTENT_HASH = n(CMC, "contentHash")
+PAGE = n(CMC, "page")
+READING_INDEX = n(CMC, "readingIndex")
+NEXT_CHUNK = n(CMC, "nextChunk")
+HEADING_LEVEL = n(CMC, "headingLevel")
+SECTION_PATH = n(CMC, "sectionPath")
+HAS_CELL = n(CMC, "hasCell")
+ROW_INDEX = n(CMC, "rowIndex")
+COLUMN_INDEX = n(CMC, "columnIndex")
+IS_HEADER = n(CMC, "isHeader")
+ROW_SPAN = n(CMC, "rowSpan")
+COLUMN_SPAN = n(CMC, "columnSpan")
+COLUMN_HEADER = n(CMC, "columnHeader")
+CELL_TEXT = n(CMC, "cellText")
+CHUNK_KIND = n(CMC, "chunkKind")
+ROW_WINDOW = n(CMC, "rowWindow")
+SOFTWARE_VERSION = n(CMC, "softwareVersion")
+
+# named graphs (STYLE.md: urn:kb:graph:<layer>[/<doc-id>])
+GRAPH_LEXICAL_PREFIX = "urn:kb:graph:lexical/"
+GRAPH_ONTOLOGY = "urn:kb:graph:ontology"
+GRAPH_DOMAIN = "urn:kb:graph:domain"
+GRAPH_MENTIONS = "urn:kb:graph:mentions"
+GRAPH_INFERRED = "urn:kb:graph:inferred"
+GRAPH_VALIDATION = "urn:kb:graph:validation"
+GRAPH_RESOLUTION = "urn:kb:graph:resolution"
+
+
+def lexical_graph(doc_id: str) -> str:
+    """Named graph holding one document's lexical tree."""
+    return GRAPH_LEXICAL_PREFIX + doc_id
