@@ -35,6 +35,13 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("ingest.max_pages", 2000, "Refuse documents with more pages than this."),
     Setting("ingest.table_row_window", 40, "Split tables longer than this into row windows that repeat the header."),
     Setting("ingest.workers", 1, "Parser processes for ingestion."),
+    Setting("ingest.max_image_pixels", 80_000_000, "Refuse images (or rasterised pages) with more pixels than this."),
+    Setting("ocr.languages", "eng+deu+fra", "Tesseract languages for OCR, joined with '+'."),
+    Setting("ocr.dpi", 300, "Resolution at which PDF pages without a text layer are rasterised for OCR."),
+    Setting("ocr.timeout_s", 300.0, "Per-file OCR time limit in seconds; a file over it fails as a whole."),
+    Setting("ocr.threads", 0, "Tesseract processes per parse worker (0: CPU count divided by workers)."),
+    Setting("lang.languages", "en,de,fr,es,it,nl", "ISO 639-1 codes the language identifier chooses from."),
+    Setting("versions.manifest", "versions.toml", "Version manifest file name looked up in each ingested folder."),
 )
 
 _DEFAULTS = {s.name: s.default for s in SETTINGS}

@@ -35,6 +35,7 @@ class Block:
     caption: str = ""
     header_rows: int = 0
     meta: dict[str, str] = field(default_factory=dict)
+    language: str = ""  # ISO 639-1 code from language identification; "" when undecided
 
     def rows(self) -> list[list[Cell]]:
         """Cells grouped by row, in column order."""
@@ -76,6 +77,7 @@ class ParsedDocument:
     version: str = ""
     report_id: str = ""
     meta: dict[str, str] = field(default_factory=dict)
+    languages: list[str] = field(default_factory=list)  # ISO 639-1 codes, main language first
 
 
 def table_text(cells: list[Cell]) -> str:

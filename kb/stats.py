@@ -38,7 +38,7 @@ def store_stats(store: GraphStore) -> dict[str, int]:
 def all_quads(store: GraphStore, graph: str | None = None) -> list[Quad]:
     """Every quad in the named graphs (or in one), via SPARQL."""
     if graph is not None:
-        rows = store.query("SELECT ?s ?p ?o WHERE { GRAPH ?g { ?s ?p ?o } }", bindings={"g": NamedNode(graph)})
+        rows = store.query("SELECT * WHERE { GRAPH ?g { ?s ?p ?o } }", bindings={"g": NamedNode(graph)})
         return [Quad(r["s"], r["p"], r["o"], NamedNode(graph)) for r in rows]
     rows = store.query("SELECT ?s ?p ?o ?g WHERE { GRAPH ?g { ?s ?p ?o } }")
     return [Quad(r["s"], r["p"], r["o"], r["g"]) for r in rows]

@@ -60,7 +60,7 @@ class Condition:
 
 def format_value(kind: str, value: float, unit: str) -> str:
     """How a condition is written in the documents (unit spacing as a chemist writes it)."""
-    number = f"{value:g}" if kind != "purity" else f"{value:.1f}"
+    number = f"{value:.1f}" if kind in ("purity", "yield") else f"{value:g}"
     if kind == "pH":
         return f"pH {number}"
     if unit == "%":
@@ -177,6 +177,8 @@ COMMON: tuple[Entity, ...] = (
     _e("dmso", "chemical_substance", "dimethyl sulfoxide", "DMSO"),
     _e("magnesium-sulfate", "chemical_substance", "magnesium sulfate", "MgSO4"),
     _e("tfa", "chemical_substance", "trifluoroacetic acid", "TFA"),
+    _e("activated-carbon", "chemical_substance", "activated carbon", "charcoal"),
+    _e("quadrasil", "chemical_substance", "QuadraSil MP", lex=False),
     _e("r-101", "equipment", "100 L glass-lined reactor", "R-101", "glass-lined reactor"),
     _e("r-201", "equipment", "250 L Hastelloy reactor", "R-201"),
     _e("fd-301", "equipment", "Hastelloy filter dryer", "FD-301", "agitated filter dryer"),

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import hashlib
 import random
+import re
 from dataclasses import dataclass, field
+from collections.abc import Callable
 from typing import Union
 
 from kb.demo.chemistry import Entity, Programme
@@ -107,6 +109,9 @@ def stable_rng(*parts: object) -> random.Random:
     return random.Random(int.from_bytes(digest[:8], "big"))
 
 
+_KEEP_CASE = re.compile(r"^(n-|tert-|sec-|c-|[a-z]-|\(|[0-9]|pH)")
+
+
 class Composer:
     """Writes sentences for one document and records the entity references in them."""
 
@@ -139,6 +144,12 @@ class Composer:
 
     def sent(self, text: str, *facts: FactSpec) -> Sentence:
         mentions, self._pending = self._pending, []
+        if text[:1].islower() and not _KEEP_CASE.match(text):
+            lead = next((i for i, m in enumerate(mentions) if text.startswith(m.form)), None)
+            text = text[0].upper() + text[1:]
+            if lead is not None:
+                m = mentions[lead]
+                mentions[lead] = Mention(text[: len(m.form)], m.entity)
         for m in mentions:
             if m.form not in text:
                 raise ValueError(f"mention {m.form!r} missing from sentence {text!r}")
@@ -146,6 +157,10 @@ class Composer:
 
     def pick(self, options: list[str] | tuple[str, ...]) -> str:
         return self.rng.choice(list(options))
+
+    def choose(self, *variants: Callable[[], str]) -> str:
+        """Render one of several phrasings; only the chosen one records its mentions."""
+        return self.rng.choice(variants)()
 
     def para(self, *sentences: Sentence, style: str = "body") -> Paragraph:
         return Paragraph(list(sentences), style)

@@ -20,6 +20,11 @@ class Limits:
     max_unzipped_bytes: int
     max_zip_entries: int
     max_pages: int
+    ocr_languages: str = "eng+deu+fra"
+    ocr_dpi: int = 300
+    ocr_timeout_s: float = 300.0  # per file, over all its OCR'd pages
+    ocr_threads: int = 1  # concurrent Tesseract processes per parse worker
+    max_image_pixels: int = 80_000_000
 
 
 def check_file(path: Path, data: bytes, limits: Limits) -> None:

@@ -48,6 +48,8 @@ def open_pdf(path: Path) -> pymupdf.Document:
         raise InputFileError(str(path), "PDF is encrypted or password-protected")
     if document.page_count == 0:
         raise InputFileError(str(path), "PDF has no pages")
+    if document.is_repaired and b"%%EOF" not in path.read_bytes()[-2048:]:
+        raise InputFileError(str(path), "PDF is truncated (no end-of-file marker; content would be incomplete)")
     return document
 
 
