@@ -1,0 +1,1 @@
+"""Question answering: router, domain agent (SPARQL templates), lexical agent (passages)."""

@@ -1,0 +1,162 @@
+"""Entity linking from question text to canonical individuals of the domain layer.
+
+Exact label matches first (preferred and alternative labels, case-insensitive, whole words,
+longest first), then fuzzy matches (rapidfuzz) above a threshold. A surface form that fits
+several individuals of the same kind is reported as ambiguous, never guessed.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from rapidfuzz import fuzz, process
+
+from kb import vocab as V
+from kb.stages.parse.metadata import REPORT_ID
+from kb.store import GraphStore
+
+KIND_OF_TYPE = {
+    V.OBO + "CHEBI_24431": "substance",
+    V.OBO + "PROCO_0000031": "substance",
+    V.OBO + "OBI_0000011": "process",
+    V.OBO + "PROCO_0000051": "unit_operation",
+    V.OBO + "OBI_0000968": "equipment",
+}
+ROLE_WORDS = {
+    "solvent": V.OBO + "CHEBI_46787",
+    "catalyst": V.OBO + "CHEBI_35223",
+    "reagent": V.OBO + "CHEBI_33893",
+    "base": V.OBO + "CHEBI_22695",
+    "starting material": V.OBO + "PROCO_0000029",
+    "intermediate": V.OBO + "PROCO_0000030",
+    "antisolvent": V.OBO + "PROCO_0000064",
+}
+CONDITION_WORDS = {
+    "temperature": "temperature",
+    "temp": "temperature",
+    "time": "time",
+    "duration": "time",
+    "how long": "time",
+    "equivalents": "equivalents",
+    "equiv": "equivalents",
+    "volume": "volume",
+    "concentration": "concentration",
+    "ph": "pH",
+    "pressure": "pressure",
+    "yield": "yield",
+    "purity": "purity",
+}
+VERSION_IN_QUESTION = re.compile(r"\b(?:v|version\s*|rev\.?\s*)(\d+(?:\.\d+)?)\b", re.IGNORECASE)
+LABELS = V.sparql_prefixes() + """
+SELECT ?entity ?label ?type ?preferred WHERE {
+  GRAPH <urn:kb:graph:domain> {
+    ?entity skos:prefLabel ?preferred ; a ?type .
+    { ?entity skos:prefLabel ?label } UNION { ?entity skos:altLabel ?label }
+  }
+}"""
+
+
+@dataclass(frozen=True)
+class Link:
+    surface: str
+    start: int
+    end: int
+    entity: str
+    label: str
+    kind: str
+    score: float
+    candidates: tuple[str, ...] = ()
+
+    @property
+    def ambiguous(self) -> bool:
+        return len(self.candidates) > 1
+
+
+@dataclass
+class LinkedQuestion:
+    """Everything the agents need from a question's text, besides its wording."""
+
+    question: str
+    entities: list[Link] = field(default_factory=list)
+    series: list[str] = field(default_factory=list)
+    versions: list[str] = field(default_factory=list)
+    roles: list[str] = field(default_factory=list)
+    conditions: list[str] = field(default_factory=list)
+
+    def of_kind(self, kind: str) -> list[Link]:
+        return [link for link in self.entities if link.kind == kind and not link.ambiguous]
+
+    def ambiguous(self) -> list[Link]:
+        return [link for link in self.entities if link.ambiguous]
+
+
+@dataclass(frozen=True)
+class LabelEntry:
+    entity: str
+    label: str
+    kind: str
+    preferred: str
+
+
+class EntityLinker:
+    """Label index of the domain layer, built once per store state."""
+
+    def __init__(self, entries: list[LabelEntry], *, fuzzy_threshold: float = 92.0) -> None:
+        self.fuzzy_threshold = fuzzy_threshold
+        self.by_label: dict[str, dict[str, LabelEntry]] = {}
+        for entry in entries:
+            self.by_label.setdefault(entry.label.lower(), {})[entry.entity] = entry
+        self.labels = sorted(self.by_label, key=lambda s: (-len(s), s))
+        self.patterns = [(label, re.compile(r"(?<![\w-])" + re.escape(label) + r"(?![\w-])", re.IGNORECASE)) for label in self.labels if label]
+
+    @classmethod
+    def from_store(cls, store: GraphStore) -> "EntityLinker":
+        entries = []
+        for row in store.query(LABELS):
+            kind = KIND_OF_TYPE.get(row["type"].value)
+            if kind:
+                entries.append(LabelEntry(row["entity"].value, row["label"].value, kind, row["preferred"].value))
+        return cls(sorted(set(entries), key=lambda e: (e.label, e.entity)))
+
+    def link(self, question: str) -> LinkedQuestion:
+        linked = LinkedQuestion(question=question)
+        taken: list[tuple[int, int]] = []
+        for label, pattern in self.patterns:
+            for found in pattern.finditer(question):
+                span = (found.start(), found.end())
+                if any(s < span[1] and span[0] < e for s, e in taken):
+                    continue
+                taken.append(span)
+                linked.entities.append(self.make_link(found.group(0), span, self.by_label[label], 100.0))
+        linked.entities.extend(self.fuzzy(question, taken))
+        linked.entities.sort(key=lambda link: link.start)
+        linked.series = sorted(set(REPORT_ID.findall(question)), key=question.index)
+        linked.versions = VERSION_IN_QUESTION.findall(question)
+        lowered = question.lower()
+        linked.roles = [iri for word, iri in ROLE_WORDS.items() if re.search(rf"\b{word}s?\b", lowered)]
+        linked.conditions = sorted({kind for word, kind in CONDITION_WORDS.items() if re.search(rf"\b{word}s?\b", lowered)})
+        return linked
+
+    def make_link(self, surface: str, span: tuple[int, int], entries: dict[str, LabelEntry], score: float) -> Link:
+        ordered = sorted(entries.values(), key=lambda e: e.entity)
+        first = ordered[0]
+        same_kind = [e for e in ordered if e.kind == first.kind]
+        return Link(surface, span[0], span[1], first.entity, first.preferred, first.kind, score,
+                    tuple(e.entity for e in same_kind) if len(same_kind) > 1 else ())
+
+    def fuzzy(self, question: str, taken: list[tuple[int, int]]) -> list[Link]:
+        """Word n-grams not covered by exact matches, matched to labels above the threshold."""
+        words = list(re.finditer(r"[\w][\w\-,()'.]*[\w)]|\w", question))
+        links: list[Link] = []
+        for size in (4, 3, 2, 1):
+            for i in range(len(words) - size + 1):
+                start, end = words[i].start(), words[i + size - 1].end()
+                if any(s < end and start < e for s, e in taken) or end - start < 5:
+                    continue
+                best = process.extractOne(question[start:end].lower(), self.labels, scorer=fuzz.ratio, score_cutoff=self.fuzzy_threshold)
+                if best is None:
+                    continue
+                taken.append((start, end))
+                links.append(self.make_link(question[start:end], (start, end), self.by_label[best[0]], float(best[1])))
+        return links
