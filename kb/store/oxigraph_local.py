@@ -62,7 +62,7 @@ class OxigraphLocalStore:
         self._write_lock = threading.Lock()
 
     @classmethod
-    def from_config(cls, config: "Config") -> "OxigraphLocalStore":
+    def from_config(cls, config: Config) -> OxigraphLocalStore:
         path = Path(config["store.path"])
         path.mkdir(parents=True, exist_ok=True)
         return cls(path)
@@ -93,7 +93,7 @@ class OxigraphLocalStore:
     def graphs(self) -> list[str]:
         return sorted(g.value for g in self._store.named_graphs() if isinstance(g, NamedNode))
 
-    def query(self, sparql: str, *, bindings: Mapping[str, "Term"] | None = None) -> QueryResult:
+    def query(self, sparql: str, *, bindings: Mapping[str, Term] | None = None) -> QueryResult:
         substitutions = {Variable(k): v for k, v in (bindings or {}).items()}
         try:
             return self._store.query(sparql, substitutions=substitutions or None)

@@ -42,7 +42,7 @@ class GraphStore(Protocol):
     def graphs(self) -> list[str]:
         """IRIs of the named graphs, sorted."""
 
-    def query(self, sparql: str, *, bindings: Mapping[str, "Term"] | None = None) -> QueryResult:
+    def query(self, sparql: str, *, bindings: Mapping[str, Term] | None = None) -> QueryResult:
         """Run a SPARQL 1.1 query; ``bindings`` maps variable names to RDF terms.
 
         Bound variables must appear in the SELECT projection (SPARQL-dev SEP-0007): use SELECT *
@@ -64,14 +64,22 @@ class GraphStore(Protocol):
 
 ADAPTERS: dict[str, str] = {
     "oxigraph": "kb.store.oxigraph_local:OxigraphLocalStore",
+    "sparql": "kb.store.sparql_remote:SparqlRemoteStore",
 }
 
 
-def open_store(config: "Config") -> GraphStore:
+def open_store(config: Config) -> GraphStore:
     """Open the store the configuration names; adapters are imported lazily."""
     kind = config["store.kind"]
     if kind not in ADAPTERS:
         raise UnknownNameError("store adapter", kind, list(ADAPTERS))
+    if kind == "oxigraph":
+        from kb.store.discovery import running_server
+        from kb.store.sparql_remote import SparqlRemoteStore
+
+        server = running_server(Path(config["store.path"]))
+        if server is not None:  # `kb serve` holds the store's lock: write through it
+            return SparqlRemoteStore(server.query_url, server.update_url, server.gsp_url, token=server.token)
     module_name, _, class_name = ADAPTERS[kind].partition(":")
     adapter = getattr(importlib.import_module(module_name), class_name)
     return adapter.from_config(config)
