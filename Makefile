@@ -6,9 +6,11 @@ BIN := $(VENV)/bin
 KB := $(BIN)/kb
 DEMO_DIR ?= data/demo
 DEMO_STORE ?= .kb/demo-store
+DEMO_INDEX ?= .kb/demo-index
+DEMO_REPORT ?= .kb/demo-report
 SYSTEM_PACKAGES := tesseract-ocr tesseract-ocr-eng tesseract-ocr-deu tesseract-ocr-fra default-jre-headless chromium chromium-driver
 
-.PHONY: help install system-packages python-packages test test-fast demo bench lint fixtures clean
+.PHONY: help install system-packages python-packages test test-fast demo demo-data eval bench lint clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-16s %s\n", $$1, $$2}'
@@ -34,8 +36,17 @@ test: ## Run the whole test suite
 test-fast: ## Run the tests that need no Java reasoner
 	$(BIN)/pytest -q -m "not reasoner and not slow"
 
-demo: ## Generate the demo program (once), ingest it and start the server
-	$(KB) ingest --store $(DEMO_STORE) tests/data/sample
+demo-data: ## Generate the demo program (once), run the whole pipeline and the consistency check on it
+	$(KB) demo generate $(DEMO_DIR) --seed 7 --scale 1
+	$(KB) run pipelines/default.toml --store $(DEMO_STORE) --set index.path=$(DEMO_INDEX) $(DEMO_DIR)
+	$(KB) check --store $(DEMO_STORE) --out $(DEMO_REPORT) || true
+
+demo: demo-data ## Generate the demo program, run the pipeline, start the server
+	@echo "CMC-KB demo: open http://127.0.0.1:7879/ (API: /api/openapi.json, SPARQL: /sparql); Ctrl-C stops it"
+	$(KB) serve --store $(DEMO_STORE) --set index.path=$(DEMO_INDEX) --port 7879
+
+eval: demo-data ## Three-tier evaluation of the router and baselines on the demo program (report in docs/evaluation)
+	$(KB) eval --store $(DEMO_STORE) --set index.path=$(DEMO_INDEX) --ground-truth $(DEMO_DIR)/ground_truth.json --out docs/evaluation
 
 bench: ## Run the benchmarks; writes bench/results.json and bench/results.png
 	$(KB) bench --out bench

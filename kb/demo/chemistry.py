@@ -146,7 +146,7 @@ def _e(id_: str, type_: str, name: str, *forms: str, lex: bool = True) -> Entity
 
 
 COMMON: tuple[Entity, ...] = (
-    _e("water", "chemical_substance", "water", "H2O", "DI water", "purified water"),
+    _e("water", "chemical_substance", "water", "H2O", "DI water", "purified water", "Wasser"),
     _e("ethanol", "chemical_substance", "ethanol", "EtOH"),
     _e("hydroxylamine-hcl", "chemical_substance", "hydroxylamine hydrochloride", "NH2OH·HCl", "NH2OH.HCl"),
     _e("sodium-acetate", "chemical_substance", "sodium acetate", "NaOAc"),
@@ -164,9 +164,9 @@ COMMON: tuple[Entity, ...] = (
     _e("hydrogen-chloride", "chemical_substance", "hydrogen chloride", "HCl"),
     _e("isopropanol", "chemical_substance", "isopropanol", "IPA", "2-propanol", "isopropyl alcohol"),
     _e("sodium-hydroxide", "chemical_substance", "sodium hydroxide", "NaOH"),
-    _e("hydrochloric-acid", "chemical_substance", "hydrochloric acid", "aq. HCl", "conc. HCl"),
-    _e("acetonitrile", "chemical_substance", "acetonitrile", "MeCN", "ACN", "CH3CN"),
-    _e("mtbe", "chemical_substance", "methyl tert-butyl ether", "MTBE", "tert-butyl methyl ether"),
+    _e("hydrochloric-acid", "chemical_substance", "hydrochloric acid", "aq. HCl", "conc. HCl", "Salzsäure"),
+    _e("acetonitrile", "chemical_substance", "acetonitrile", "MeCN", "ACN", "CH3CN", "Acetonitril"),
+    _e("mtbe", "chemical_substance", "methyl tert-butyl ether", "MTBE", "tert-butyl methyl ether", "Methyl-tert-butylether"),
     _e("heptane", "chemical_substance", "n-heptane", "heptane"),
     _e("ethyl-acetate", "chemical_substance", "ethyl acetate", "EtOAc"),
     _e("acetone", "chemical_substance", "acetone"),
@@ -186,12 +186,12 @@ COMMON: tuple[Entity, ...] = (
     _e("nutsche", "equipment", "Nutsche filter", "Nutsche"),
     _e("r-050", "equipment", "50 L jacketed glass reactor", "R-050"),
     _e("cvd", "equipment", "conical vacuum dryer", "CVD-02"),
-    _e("crystallisation", "unit_operation", "crystallisation", "crystallization"),
-    _e("filtration", "unit_operation", "filtration"),
+    _e("crystallisation", "unit_operation", "crystallisation", "crystallization", "Kristallisation"),
+    _e("filtration", "unit_operation", "filtration", "Filtration"),
     _e("phase-separation", "unit_operation", "phase separation", "phase split"),
     _e("extraction", "unit_operation", "liquid-liquid extraction", "extraction"),
     _e("distillation", "unit_operation", "distillation", "solvent swap"),
-    _e("vacuum-drying", "unit_operation", "vacuum drying", "drying under vacuum"),
+    _e("vacuum-drying", "unit_operation", "vacuum drying", "drying under vacuum", "Vakuumtrocknung"),
     _e("quench", "unit_operation", "quench", "aqueous quench"),
     _e("azeotropic-drying", "unit_operation", "azeotropic drying"),
     _e("scavenging", "unit_operation", "palladium scavenging", "metal scavenging"),
@@ -203,6 +203,9 @@ COMMON: tuple[Entity, ...] = (
     _e("icp-ms", "analytical_method", "ICP-MS"),
     *(Entity(f"role-{r.replace(' ', '-')}", "role", r, (r,)) for r in ROLES),
 )
+
+GERMAN_FORMS = frozenset({"Wasser", "Salzsäure", "Acetonitril", "Methyl-tert-butylether", "Filtration",
+                          "Kristallisation", "Vakuumtrocknung"})
 
 # ICH Q3C class, boiling point (°C), density (g/mL), water miscibility, PDE (mg/day) or "-"
 SOLVENT_PROPERTIES: dict[str, tuple[str, int, float, str, str]] = {
@@ -226,7 +229,11 @@ SOLVENT_PROPERTIES: dict[str, tuple[str, int, float, str, str]] = {
 
 _DRUG_CODES = ("KX-4471", "LQ-2290", "MV-1183", "NT-5527", "PR-3306", "SB-7714", "TD-0962", "WF-8845")
 _INT_PREFIXES = ("RA-X", "RB-Y", "RC-Z", "RD-W", "RE-V", "RF-U", "RG-T", "RH-S")
-_SUBSTITUENTS = ("", "4-methyl", "6-methyl", "4-methoxy", "6-chloro", "4-ethyl", "6-methoxy", "4-chloro")
+_GROUPS = ("methyl", "methoxy", "chloro", "ethyl", "fluoro", "isopropyl", "cyclopropyl", "ethoxy",
+           "trifluoromethyl", "difluoromethyl")
+# unique pyridine substitution patterns: none, one group at C4 or C6, then one group at each
+_SUBSTITUENTS = ("", *(f"{pos}-{g}" for g in _GROUPS for pos in (4, 6)),
+                 *(f"4-{g}-6-{h}" for g in _GROUPS for h in _GROUPS))
 _PARTNERS = (
     ("cyclopropyl", "cyclopropylboronic acid", ("c-PrB(OH)2",)),
     ("4-fluorophenyl", "4-fluorophenylboronic acid", ("4-F-C6H4B(OH)2",)),
@@ -247,6 +254,8 @@ class Programme:
     steps: list[Step]
     impurities: list[str]
     rng_seed: int
+    seed: int
+    partner: str  # entity id of the boronic acid (shared between programmes that use it)
 
     def entity(self, id_: str) -> Entity:
         return self.entities[id_]
@@ -270,11 +279,13 @@ def build_programme(seed: int, index: int) -> Programme:
     code = _INT_PREFIXES[index % len(_INT_PREFIXES)]
     sub = _SUBSTITUENTS[index % len(_SUBSTITUENTS)]
     r_name, partner_name, partner_forms = _PARTNERS[index % len(_PARTNERS)]
+    partner = "boronic-" + r_name.replace("-", "")
+    cycle = "" if index < len(_DRUG_CODES) else str(index // len(_DRUG_CODES))
     base = 10 * index  # compound numbers never collide between programmes
     dkey = drug.lower().replace("-", "")
-    p = lambda local: f"{dkey}-{local}"  # noqa: E731
-    n = lambda k: str(k + base)  # noqa: E731
-    x = lambda k: f"{code}{k + 3 * index}"  # noqa: E731
+    p = lambda local: f"{dkey}-{local}"
+    n = lambda k: str(k + base)
+    x = lambda k: f"{code}{k + 3 * index}"
     sub_cap = f"{sub}-" if sub else ""
     own = [
         _e(p("aldehyde"), "chemical_substance", _name(sub, "nicotinaldehyde"), f"compound {n(10)}",
@@ -287,18 +298,18 @@ def build_programme(seed: int, index: int) -> Programme:
            f"compound {n(7)}", lex=False),
         _e(p("boc-int"), "chemical_substance", x(35), f"compound {n(6)}",
            f"tert-butyl 7-bromo-{sub_cap}9-cyano-2,3-dihydropyrido[3,2-f][1,4]oxazepine-4(5H)-carboxylate", lex=False),
-        _e(p("partner"), "chemical_substance", partner_name, *partner_forms),
+        _e(partner, "chemical_substance", partner_name, *partner_forms),
         _e(p("coupled"), "chemical_substance", x(41), f"compound {n(5)}",
            f"tert-butyl 7-{r_name}-{sub_cap}9-cyano-2,3-dihydropyrido[3,2-f][1,4]oxazepine-4(5H)-carboxylate",
            lex=False),
         _e(p("free-base"), "chemical_substance", f"{drug} free base", f"compound {n(3)}",
-           f"7-{r_name}-2,3,4,5-tetrahydropyrido[3,2-f][1,4]oxazepine-9-carbonitrile", lex=False),
+           f"7-{r_name}-{sub_cap}2,3,4,5-tetrahydropyrido[3,2-f][1,4]oxazepine-9-carbonitrile", lex=False),
         _e(p("hcl-salt"), "chemical_substance", f"{drug} hydrochloride", f"{drug}·HCl", f"compound {n(1)}",
            f"{drug} HCl salt", lex=False),
-        _e(p("imp-a"), "impurity", f"IMP-{code[1]}A", "des-bromo impurity", "protodebromination impurity", lex=False),
-        _e(p("imp-b"), "impurity", f"IMP-{code[1]}B", f"primary amide {n(8)}a", "amide impurity", lex=False),
-        _e(p("imp-c"), "impurity", f"IMP-{code[1]}C", "homocoupling dimer", "biaryl dimer", lex=False),
-        _e(p("imp-d"), "impurity", f"IMP-{code[1]}D", "N-tert-butyl impurity", lex=False),
+        _e(p("imp-a"), "impurity", f"IMP-{code[1]}{cycle}A", "des-bromo impurity", "protodebromination impurity", lex=False),
+        _e(p("imp-b"), "impurity", f"IMP-{code[1]}{cycle}B", f"primary amide {n(8)}a", "amide impurity", lex=False),
+        _e(p("imp-c"), "impurity", f"IMP-{code[1]}{cycle}C", "homocoupling dimer", "biaryl dimer", lex=False),
+        _e(p("imp-d"), "impurity", f"IMP-{code[1]}{cycle}D", "N-tert-butyl impurity", lex=False),
     ]
     steps_spec = [
         (1, "oxime formation", ("oxime formation step",), "A"),
@@ -344,7 +355,7 @@ def build_programme(seed: int, index: int) -> Programme:
              C("volume", 12, "vol", "thf"), C("yield", jig(78.0, 3.0), "%"), C("purity", jig(97.6, 0.6), "area%")))),
         Step(p("s4"), 4, "Suzuki coupling", "B", StepState(
             p("s4"),
-            ((p("boc-int"), "intermediate"), (p("partner"), "reagent"), ("pd-dppf", "catalyst"), ("k3po4", "base"),
+            ((p("boc-int"), "intermediate"), (partner, "reagent"), ("pd-dppf", "catalyst"), ("k3po4", "base"),
              ("toluene", "solvent"), ("water", "solvent"), ("siliamets-thiol", "reagent")),
             (p("coupled"),), ("r-201",), ("phase-separation", "scavenging", "filtration", "crystallisation"),
             (C("temperature", t(85), "°C"), C("time", 8, "h"), C("catalyst loading", 2.0, "mol%", "pd-dppf"),
@@ -392,5 +403,5 @@ def build_programme(seed: int, index: int) -> Programme:
         Change(7, "final cooling temperature lowered",
                (("condition", ("temperature", s[5].base.condition("temperature").value - 5, "")),)),  # type: ignore[union-attr]
     ]
-    return Programme(index, drug, code, f"{drug[:2]}", ents, s,
-                     [p("imp-a"), p("imp-b"), p("imp-c"), p("imp-d")], rng.randrange(10**9))
+    return Programme(index, drug, code, f"{drug[:2]}{cycle}", ents, s,
+                     [p("imp-a"), p("imp-b"), p("imp-c"), p("imp-d")], rng.randrange(10**9), seed, partner)

@@ -10,11 +10,10 @@ from __future__ import annotations
 import hashlib
 import random
 import re
-from dataclasses import dataclass, field
 from collections.abc import Callable
-from typing import Union
+from dataclasses import dataclass, field
 
-from kb.demo.chemistry import Entity, Programme
+from kb.demo.chemistry import GERMAN_FORMS, Entity, Programme, StepState
 
 
 @dataclass(frozen=True)
@@ -76,7 +75,7 @@ class Columns:
     sidebar: list[Paragraph]
 
 
-Block = Union[Heading, Paragraph, Table, PageBreak, Columns]
+Block = Heading | Paragraph | Table | PageBreak | Columns
 
 
 @dataclass
@@ -97,6 +96,7 @@ class Document:
     slides: list[list[Block]] = field(default_factory=list)
     pages: list[int] = field(default_factory=list)  # page of each block, filled by the writer
     slide_pages: list[int] = field(default_factory=list)
+    states: list[StepState] = field(default_factory=list)  # steps this document describes in full
 
     @property
     def version_label(self) -> str:
@@ -112,11 +112,33 @@ def stable_rng(*parts: object) -> random.Random:
 _KEEP_CASE = re.compile(r"^(n-|tert-|sec-|c-|[a-z]-|\(|[0-9]|pH)")
 
 
+_PATTERNS: dict[tuple[str, int, str], tuple[re.Pattern[str], dict[str, str]]] = {}
+
+
+def _form_pattern(programme: Programme, language: str) -> tuple[re.Pattern[str], dict[str, str]]:
+    """One alternation of every non-role surface form, longest first, delimited like words."""
+    key = (programme.drug, programme.seed, language)
+    if key in _PATTERNS:
+        return _PATTERNS[key]
+    owner: dict[str, str] = {}
+    for e in programme.entities.values():
+        if e.type == "role":
+            continue
+        for f in e.forms:
+            if (f in GERMAN_FORMS) == (language == "de") or f not in GERMAN_FORMS:
+                owner.setdefault(f, e.id)
+    forms = sorted(owner, key=lambda f: (-len(f), f))
+    body = "|".join(re.escape(f) for f in forms)
+    _PATTERNS[key] = re.compile(rf"(?<![\w-])(?:{body})(?![\w-])"), owner
+    return _PATTERNS[key]
+
+
 class Composer:
     """Writes sentences for one document and records the entity references in them."""
 
-    def __init__(self, programme: Programme, style_key: str, rng: random.Random) -> None:
+    def __init__(self, programme: Programme, style_key: str, rng: random.Random, *, language: str = "en") -> None:
         self.programme = programme
+        self.language = language
         self.style_key = style_key
         self.rng = rng
         self._pending: list[Mention] = []
@@ -125,8 +147,8 @@ class Composer:
     def form(self, entity: Entity) -> str:
         """The surface form this document prefers for an entity (stable within the document)."""
         if entity.id not in self._preferred:
-            pick = stable_rng(self.style_key, entity.id).randrange(len(entity.forms))
-            self._preferred[entity.id] = entity.forms[pick]
+            forms = [f for f in entity.forms if (f in GERMAN_FORMS) == (self.language == "de")] or list(entity.forms)
+            self._preferred[entity.id] = forms[stable_rng(self.style_key, entity.id).randrange(len(forms))]
         return self._preferred[entity.id]
 
     def ref(self, entity_id: str, form: str | None = None) -> str:
@@ -150,10 +172,34 @@ class Composer:
             if lead is not None:
                 m = mentions[lead]
                 mentions[lead] = Mention(text[: len(m.form)], m.entity)
+        mentions += self._implicit_mentions(text, mentions)
         for m in mentions:
             if m.form not in text:
                 raise ValueError(f"mention {m.form!r} missing from sentence {text!r}")
         return Sentence(text, mentions, list(facts))
+
+    def _implicit_mentions(self, text: str, recorded: list[Mention]) -> list[Mention]:
+        """Known surface forms written as plain text (e.g. "HPLC purity", "Step 2") are mentions too.
+
+        Occurrences already claimed by explicit references are skipped; roles are left out because
+        their forms are common words ("base", "product").
+        """
+        covered: list[tuple[int, int]] = []
+        for m in recorded:
+            start = 0
+            while (pos := text.find(m.form, start)) >= 0:
+                span = (pos, pos + len(m.form))
+                start = pos + 1
+                if not any(a < span[1] and span[0] < b for a, b in covered):
+                    covered.append(span)
+                    break
+        pattern, owner = _form_pattern(self.programme, self.language)
+        extra = []
+        for match in pattern.finditer(text):
+            a, b = match.span()
+            if not any(x < b and a < y for x, y in covered):
+                extra.append(Mention(match.group(), owner[match.group()]))
+        return extra
 
     def pick(self, options: list[str] | tuple[str, ...]) -> str:
         return self.rng.choice(list(options))

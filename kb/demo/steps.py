@@ -6,59 +6,62 @@ named goes through the Composer, so ground truth follows from writing the text.
 
 from __future__ import annotations
 
-from kb.demo.chemistry import Condition, Programme, Step, StepState
+from kb.demo.chemistry import Condition, Step, StepState
 from kb.demo.model import Composer, FactSpec, Paragraph, Sentence, Table
+from kb.demo.timeline import batches, scale_kg
 
 BACKGROUND: dict[int, tuple[str, ...]] = {
     1: (
-        "Condensation of {main} with {nh2oh} is the entry point of the route and sets the quality of every "
-        "downstream intermediate.",
-        "The oxime is formed from {main} and {nh2oh} under buffered conditions so that the acid-labile fluoride "
-        "is not displaced prematurely.",
-        "Oxime formation from {main} was selected over the direct ammoxidation options because it runs in "
-        "standard multipurpose equipment.",
+        ("Condensation of {main} with {nh2oh} is the entry point of the route and sets the quality of every "
+        "downstream intermediate."),
+        ("The oxime is formed from {main} and {nh2oh} under buffered conditions so that the acid-labile fluoride "
+        "is not displaced prematurely."),
+        ("Oxime formation from {main} was selected over the direct ammoxidation options because it runs in "
+        "standard multipurpose equipment."),
     ),
     2: (
         "Dehydration of {main} to the nitrile proceeds through an activated O-acyl intermediate formed with {cdi}.",
-        "The nitrile is obtained from {main} by an activation-elimination sequence mediated by {cdi}, which avoids "
-        "the corrosive reagents of the classical dehydrations.",
-        "Several dehydrating agents were considered for {main}; {cdi} gave the cleanest profile and a benign "
-        "imidazole by-product that is removed in the aqueous washes.",
+        ("The nitrile is obtained from {main} by an activation-elimination sequence mediated by {cdi}, which avoids "
+        "the corrosive reagents of the classical dehydrations."),
+        ("Several dehydrating agents were considered for {main}; {cdi} gave the cleanest profile and a benign "
+        "imidazole by-product that is removed in the aqueous washes."),
     ),
     3: (
-        "The seven-membered ring is closed by an SNAr reaction in which the alkoxide of {amine} displaces the "
-        "2-fluoro substituent of {main}.",
-        "Cyclisation of {main} with {amine} relies on a strong alkoxide base; the exotherm on base addition is the "
-        "main scale-up concern for this step.",
-        "In the SNAr step the fluoride of {main} is displaced intramolecularly after O-alkylation by {amine}, "
-        "giving the protected oxazepine ring system.",
+        ("The seven-membered ring is closed by an SNAr reaction in which the alkoxide of {amine} displaces the "
+        "2-fluoro substituent of {main}."),
+        ("Cyclisation of {main} with {amine} relies on a strong alkoxide base; the exotherm on base addition is the "
+        "main scale-up concern for this step."),
+        ("In the SNAr step the fluoride of {main} is displaced intramolecularly after O-alkylation by {amine}, "
+        "giving the protected oxazepine ring system."),
     ),
     4: (
         "The aryl bromide {main} is coupled with {partner} under palladium catalysis to install the 7-substituent.",
-        "A Suzuki-Miyaura coupling of {main} and {partner} was chosen because both partners are crystalline and "
-        "the boron by-products are purged in the aqueous phase.",
-        "Cross-coupling of {main} with {partner} is the only step that uses a precious-metal catalyst, so residual "
-        "palladium control is part of its design.",
+        ("A Suzuki-Miyaura coupling of {main} and {partner} was chosen because both partners are crystalline and "
+        "the boron by-products are purged in the aqueous phase."),
+        ("Cross-coupling of {main} with {partner} is the only step that uses a precious-metal catalyst, so residual "
+        "palladium control is part of its design."),
     ),
     5: (
-        "Removal of the Boc group from {main} with {hcl} releases the secondary amine, which is isolated as its "
-        "free base after basification.",
-        "The Boc group of {main} is cleaved with {hcl}; isobutylene and carbon dioxide are vented through the "
-        "scrubber during the reaction.",
-        "Acidic deprotection of {main} with {hcl} was preferred to thermal deprotection because it runs below "
-        "60 °C in the existing reactor train.",
+        ("Removal of the Boc group from {main} with {hcl} releases the secondary amine, which is isolated as its "
+        "free base after basification."),
+        ("The Boc group of {main} is cleaved with {hcl}; isobutylene and carbon dioxide are vented through the "
+        "scrubber during the reaction."),
+        ("Acidic deprotection of {main} with {hcl} was preferred to thermal deprotection because it runs below "
+        "60 °C in the existing reactor train."),
     ),
     6: (
-        "The drug substance is isolated as its hydrochloride from {main} to obtain a crystalline, non-hygroscopic "
-        "solid suitable for formulation.",
-        "Salt formation of {main} with {hcla} controls the solid form of the drug substance and provides the final "
-        "purge point for process impurities.",
-        "The final step converts {main} into the hydrochloride salt under seeded, cooling-controlled conditions "
-        "to deliver the desired polymorph.",
+        ("The drug substance is isolated as its hydrochloride from {main} to obtain a crystalline, non-hygroscopic "
+        "solid suitable for formulation."),
+        ("Salt formation of {main} with {hcla} controls the solid form of the drug substance and provides the final "
+        "purge point for process impurities."),
+        ("The final step converts {main} into the hydrochloride salt under seeded, cooling-controlled conditions "
+        "to deliver the desired polymorph."),
     ),
 }
 
-MASS_KG: dict[int, float] = {1: 12.0, 2: 10.4, 3: 9.1, 4: 8.2, 5: 7.5, 6: 6.1}
+def the(equipment: str) -> str:
+    """'the 50 L jacketed glass reactor' but plain tag numbers ('R-101')."""
+    return equipment if equipment[:2] in ("R-", "FD", "CV") or equipment.isupper() else f"the {equipment}"
 
 
 def cond_fact(step: Step, cond: Condition) -> FactSpec:
@@ -78,12 +81,6 @@ def join(parts: list[str]) -> str:
     return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
-def scale_kg(step: Step, version: int, index: int) -> float:
-    """Batch scale grows from lab to pilot plant across versions."""
-    base = MASS_KG[step.number] * (1 + 0.07 * index)
-    return round(base if version >= 6 else base / 40, 2)
-
-
 def background(c: Composer, step: Step, state: StepState) -> Paragraph:
     prog = c.programme
     template = c.pick(BACKGROUND[step.number])
@@ -92,7 +89,7 @@ def background(c: Composer, step: Step, state: StepState) -> Paragraph:
         "nh2oh": lambda: c.ref("hydroxylamine-hcl"),
         "cdi": lambda: c.ref("cdi"),
         "amine": lambda: c.ref("boc-ethanolamine"),
-        "partner": lambda: c.ref(prog.pid("partner")),
+        "partner": lambda: c.ref(prog.partner),
         "hcl": lambda: c.ref("hydrogen-chloride"),
         "hcla": lambda: c.ref("hydrochloric-acid"),
     }
@@ -106,7 +103,7 @@ def background(c: Composer, step: Step, state: StepState) -> Paragraph:
         lambda: f"The product of this step, {out}, is the input of Step {step.number + 1}." if step.number < 6
         else f"The product of this step, {out}, is the drug substance of programme {prog.drug}.",
         lambda: f"In programme {prog.drug}, step {step.number} delivers {out} for the next stage of the route.",
-        lambda: f"Step {step.number} ({step.name}) is run in {c.ref(state.equipment[0])} and delivers {out}.",
+        lambda: f"Step {step.number} ({step.name}) is run in {the(c.ref(state.equipment[0]))} and delivers {out}.",
     ))
     return c.para(first, second)
 
@@ -143,7 +140,7 @@ def procedure(c: Composer, step: Step, state: StepState, version: int) -> list[P
         as_role = f" as {c.ref(f'role-{role}', role)}" if role in ("base", "catalyst") else ""
         verb = c.pick(("was added", "was charged", "was introduced"))
         how = c.pick(("portionwise over 30 min", "over 1 h", "in one portion", "as a solution over 45 min"))
-        sents.append(c.sent(f"{c.ref(e)}{amount} {verb}{as_role} {how}.", *([cond_fact(step, eq)] if eq else [])))
+        sents.append(c.sent(f"{c.ref(e)}{amount} {verb} {how}{as_role}.", *([cond_fact(step, eq)] if eq else [])))
 
     temp, time = state.condition("temperature"), state.condition("time")
     assert temp and time
@@ -168,11 +165,18 @@ def procedure(c: Composer, step: Step, state: StepState, version: int) -> list[P
         else:
             work.append(c.sent(f"The mixture was cooled to 20 °C and {c.ref('quench', 'quench')}ed with "
                                f"{c.ref(q)} ({c.pick(('3', '4', '5'))} vol) as {c.ref('role-quench-agent', 'quench agent')}."))
+    ph = state.condition("pH")
+    if ph and not roles(state, "quench agent"):
+        work.append(c.sent(f"After the reaction the mixture was basified to {ph.verbatim} with aqueous "
+                           f"{c.ref(roles(state, 'base')[0])}.", cond_fact(step, ph)))
     extra = [s for s in later_solvents if not (s == "water" and roles(state, "quench agent") == ["water"])]
     if extra:
         listed = join([f"{c.ref(s)} ({c.pick(('4', '5', '6', '8'))} vol)" for s in extra])
         work.append(c.sent(c.pick((f"{listed} {'were' if len(extra) > 1 else 'was'} added for the work-up.",
                                    f"The work-up used {listed}."))))
+    for anti in roles(state, "antisolvent"):
+        work.append(c.sent(f"After seeding with 1 wt% of Form A, {c.ref(anti)} ({c.pick(('8', '10', '12'))} vol) was "
+                           f"added as {c.ref('role-antisolvent', 'antisolvent')} over 2 h."))
     if "siliamets-thiol" in dict(state.inputs):
         work.append(c.sent(f"The organic phase was treated with {c.ref('siliamets-thiol')} (10 wt%) at 50 °C "
                            f"for {c.ref('scavenging')}."))
@@ -199,8 +203,7 @@ def procedure(c: Composer, step: Step, state: StepState, version: int) -> list[P
 
 
 def _charge(c: Composer, reactor: str, main: str, kg: float, solvents: str) -> str:
-    r = c.ref(reactor)
-    r = r if r.startswith("R-") or r.startswith("CSTR") else f"the {r}"
+    r = the(c.ref(reactor))
     m = c.ref(main)
     return c.pick((
         f"{r[0].upper() + r[1:]} was charged with {m} ({kg:g} kg) and {solvents}.",
@@ -236,32 +239,17 @@ def charge_table(c: Composer, step: Step, state: StepState, version: int, number
             c.sent(f"{kg:g} kg" if role in ("starting material", "intermediate") else "as required"),
             c.sent(amount, *facts),
         ])
-    cap = c.sent(f"Table {number}: Charges for Step {step.number} ({step.name}), version {version}.")
+    cap = c.sent(f"Table {number}: Charges for {c.programme.drug} Step {step.number} ({step.name}), version {version}.")
     return Table(cap, ["Material", "Role", "Quantity", "Equivalents / volumes"], rows)
-
-
-def batches(step: Step, version: int, programme: Programme) -> list[tuple[str, str, float, float]]:
-    """(lot, scale, yield %, purity area%) of every batch reported up to a version."""
-    rng = __import__("random").Random(f"batches:{programme.rng_seed}:{step.id}")
-    out = []
-    for k in range(1, version + 2):
-        st = step.state(max(1, k - 1))
-        y = st.condition("yield").value + rng.uniform(-2.5, 1.5)  # type: ignore[union-attr]
-        p = min(99.95, st.condition("purity").value + rng.uniform(-0.4, 0.2))  # type: ignore[union-attr]
-        year = 19 if k < 8 else 20
-        lot = f"{programme.lot_prefix}{step.number}-{year}-{k + 3:03d}"
-        scale = f"{scale_kg(step, k, programme.index):g} kg"
-        out.append((lot, scale, round(y, 1), round(p, 2)))
-    return out
 
 
 def batch_table(c: Composer, step: Step, version: int, number: int) -> Table:
     rows = []
-    for lot, scale, y, p in batches(step, version, c.programme):
+    for lot, scale, y, p, _ in batches(step, version, c.programme):
         rows.append([
             c.sent(lot), c.sent(scale),
             c.sent(f"{y:.1f}%", FactSpec("batch yield", lot, f"{y:.1f}%")),
             c.sent(f"{p:.2f}", FactSpec("batch purity", lot, f"{p:.2f} area%")),
         ])
-    cap = c.sent(f"Table {number}: Batches of {c.ref(step.id, f'Step {step.number}')} reported to date.")
+    cap = c.sent(f"Table {number}: Batches of {c.programme.drug} {c.ref(step.id, f'Step {step.number}')} reported to date.")
     return Table(cap, ["Lot", "Scale", "Yield", "HPLC purity (area%)"], rows)
