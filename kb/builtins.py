@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import importlib
 
-BUILTIN_STAGE_MODULES: tuple[str, ...] = ("kb.stages.lexical.stage",)
+BUILTIN_STAGE_MODULES: tuple[str, ...] = (
+    "kb.stages.lexical.stage",
+    "kb.stages.lexical.versions",
+    "kb.stages.extract.stage",
+    "kb.resolve.stage",
+    "kb.stages.index.stage",
+)
 
 
 def load_builtins() -> None:

@@ -164,3 +164,39 @@ LEXICON_ENTRY = n(CMC, "lexiconEntry")
 CONDITION_KIND = n(CMC, "conditionKind")
 NUMERIC_VALUE = n(CMC, "numericValue")
 UNIT = n(CMC, "unit")
+
+# ingestion of messy corpora (issue 4): OCR provenance, spreadsheet ranges, version chains
+IS_VERSION_OF = n(DCTERMS, "isVersionOf")
+TEXT_SOURCE = n(CMC, "textSource")  # "ocr" on chunks read by OCR
+OCR_CONFIDENCE = n(CMC, "ocrConfidence")  # mean Tesseract word confidence (0-100) of the chunk's page
+OCR_ENGINE = n(CMC, "ocrEngine")  # e.g. "tesseract 5.3.0 (eng+deu+fra)", on the document
+OCR_LANGUAGES = n(CMC, "ocrLanguages")
+OCR_DPI = n(CMC, "ocrDpi")
+OCR_PAGES = n(CMC, "ocrPages")  # space-separated 1-based pages that were OCR'd
+OCR_PAGE_CONFIDENCE = n(CMC, "ocrPageConfidence")  # "page:confidence" pairs, space-separated
+CELL_RANGE = n(CMC, "cellRange")  # spreadsheet range of a table chunk, e.g. "A2:C7"
+REPORT_SERIES = n(CMC, "ReportSeries")  # the report that several document versions are versions of
+VERSION_RULE = n(CMC, "versionRule")  # how a series was recognised: "manifest", "report-id" or "title"
+GRAPH_VERSIONS = "urn:kb:graph:versions"
+
+# domain layer (resolution, docs/model.md "Domain layer")
+PREF_LABEL = n(SKOS, "prefLabel")
+ALT_LABEL = n(SKOS, "altLabel")
+OA_HAS_BODY = n(OA, "hasBody")
+WAS_DERIVED_FROM = n(PROV, "wasDerivedFrom")
+RDF_STATEMENT = n(RDF, "Statement")
+RDF_SUBJECT = n(RDF, "subject")
+RDF_PREDICATE = n(RDF, "predicate")
+RDF_OBJECT = n(RDF, "object")
+HAS_SPECIFIED_INPUT = n(OBO, "OBI_0000293")
+HAS_SPECIFIED_OUTPUT = n(OBO, "OBI_0000299")
+HAS_PARTICIPANT = n(OBO, "RO_0000057")
+HAS_ROLE = n(OBO, "RO_0000087")
+PART_OF = n(OBO, "BFO_0000050")
+PRECEDES = n(OBO, "BFO_0000063")
+REALIZED_IN = n(OBO, "BFO_0000054")
+HAS_CONDITION = n(CMC, "hasCondition")
+VERBATIM = n(CMC, "verbatim")
+RESOLUTION_RULE = n(CMC, "resolutionRule")
+GENERATED = n(PROV, "generated")
+RESOLUTION_DETAIL = n(CMC, "resolutionDetail")

@@ -34,7 +34,7 @@ Benchmark = Callable[[Path], list[Measurement]]
 BENCHMARKS: dict[str, Benchmark] = {}
 
 # modules that register benchmarks on import; each area adds its own
-BENCH_MODULES: tuple[str, ...] = ("kb.bench.ingest",)
+BENCH_MODULES: tuple[str, ...] = ("kb.bench.ingest", "kb.bench.retrieval", "kb.bench.demo", "kb.bench.agent", "kb.bench.endpoint", "kb.bench.extract", "kb.bench.reasoning", "kb.bench.resolve", "kb.bench.web")
 
 
 def benchmark(name: str) -> Callable[[Benchmark], Benchmark]:

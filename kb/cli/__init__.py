@@ -17,9 +17,9 @@ def cli() -> None:
 
 
 def _register() -> None:
-    from kb.cli import agent, bench, check, demo, ingest, query, search, serve  # noqa: F401  (each module adds its commands)
+    from kb.cli import agent, bench, evaluate, check, demo, extract, ingest, mcp, query, resolve, search, serve  # noqa: F401  (each module adds its commands)
 
-    for module in (ingest, query, demo, bench, check, serve, search, agent):
+    for module in (ingest, query, demo, bench, check, serve, search, agent, resolve, evaluate, extract, mcp):
         for command in module.COMMANDS:
             cli.add_command(command)
 

@@ -11,7 +11,7 @@ from pyoxigraph import NamedNode, Quad, RdfFormat, Store, Variable
 
 from kb.errors import QueryError, StoreError
 from kb.store.protocol import QueryResult
-from kb.store.serialize import insert_data
+from kb.store.serialize import delete_data, insert_data
 
 if TYPE_CHECKING:
     from kb.config import Config
@@ -80,11 +80,20 @@ class OxigraphLocalStore:
         return len(batch)
 
     def replace_graph(self, graph: str, quads: Iterable[Quad]) -> int:
-        batch = list(quads)
-        request = f"DROP SILENT GRAPH <{graph}> ;\n" + insert_data(batch, graph)
+        """One transaction that deletes what is gone and inserts what is new.
+
+        Writing only the difference keeps re-runs of a stage on unchanged input nearly free, and
+        a single SPARQL Update request is atomic: readers see the old or the new graph.
+        """
+        target = NamedNode(graph)
+        new = {Quad(q.subject, q.predicate, q.object, target) for q in quads}
         with self._write_lock:
-            self._store.update(request)
-        return len(batch)
+            old = set(self._store.quads_for_pattern(None, None, None, target))
+            removed, added = old - new, new - old
+            parts = ([delete_data(removed, graph)] if removed else []) + ([insert_data(added, graph)] if added else [])
+            if parts:
+                self._store.update(" ;\n".join(parts))
+        return len(new)
 
     def drop_graph(self, graph: str) -> None:
         with self._write_lock:

@@ -17,6 +17,12 @@ def insert_data(quads: Iterable[Quad], graph: str) -> str:
     return f"INSERT DATA {{ GRAPH <{graph}> {{\n" + "\n".join(lines) + "\n} }"
 
 
+def delete_data(quads: Iterable[Quad], graph: str) -> str:
+    """A DELETE DATA request removing the triples of ``quads`` from ``graph``."""
+    lines = [f"{q.subject} {q.predicate} {q.object} ." for q in quads]
+    return f"DELETE DATA {{ GRAPH <{graph}> {{\n" + "\n".join(lines) + "\n} }"
+
+
 def nquad_line(quad: Quad) -> str:
     """One N-Quads line (the default graph has no graph term)."""
     graph = "" if isinstance(quad.graph_name, DefaultGraph) else f" {quad.graph_name}"
