@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -63,13 +64,17 @@ class Answer:
 
 
 class Tracer:
-    """Collects trace steps with their timings."""
+    """Collects trace steps with their timings; ``on_step`` sees each step as it happens."""
 
-    def __init__(self) -> None:
+    def __init__(self, on_step: Callable[[TraceStep], None] | None = None) -> None:
         self.steps: list[TraceStep] = []
+        self.on_step = on_step
         self._last = time.perf_counter()
 
     def add(self, step: str, **detail: Any) -> None:
         now = time.perf_counter()
-        self.steps.append(TraceStep(step, detail, round((now - self._last) * 1000, 1)))
+        traced = TraceStep(step, detail, round((now - self._last) * 1000, 1))
+        self.steps.append(traced)
         self._last = now
+        if self.on_step is not None:
+            self.on_step(traced)

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 from functools import cached_property
 from pathlib import Path
 
-from kb.agent.answer import Answer, Tracer
+from kb.agent.answer import Answer, Tracer, TraceStep
 from kb.agent.domain import DomainAgent
 from kb.agent.lexical import LexicalAgent, Search
 from kb.agent.linking import EntityLinker
@@ -70,9 +71,9 @@ class Agent:
 
         return LexicalAgent(self.store, search, self.llm)
 
-    def ask(self, question: str, *, route: str | None = None) -> Answer:
-        """Answer with citations; never writes to the store."""
-        tracer = Tracer()
+    def ask(self, question: str, *, route: str | None = None, on_step: Callable[[TraceStep], None] | None = None) -> Answer:
+        """Answer with citations; never writes to the store. ``on_step`` streams the trace."""
+        tracer = Tracer(on_step)
         text = clean_question(question)
         if not text:
             return Answer(question, "refused", "The question is empty.", found_evidence=False)

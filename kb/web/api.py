@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import platform
+import queue
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -103,41 +104,38 @@ def sse(event: str, data: Any) -> str:
 
 @blueprint.get("/ask/stream")
 def ask_stream() -> Response:
-    """Server-sent events: ``step`` per trace step, then ``answer`` (or ``error``).
+    """Server-sent events: ``step`` for each trace step as the agent takes it, then ``answer``.
 
-    The agent runs on its own thread; comment lines keep the connection alive while it works.
-    The steps are sent once the agent returns: ``Agent.ask`` has no per-step callback yet, and
-    with one the loop below would forward each step as it is added.
+    The agent runs on its own thread and hands each step to a queue the response drains;
+    comment lines keep the connection alive while a step takes long.
     """
     services = api().services
     question, route = request.args["q"], request.args.get("route")
-    outcome: dict[str, Any] = {}
-    finished = threading.Event()
+    events_queue: queue.Queue[tuple[str, Any]] = queue.Queue()
     logger = current_app.logger
 
     def work() -> None:
         try:
-            outcome["answer"] = services.ask(question, route)
+            answer = services.ask(question, route, on_step=lambda step: events_queue.put(("step", step)))
+            events_queue.put(("answer", answer))
         except KBError as exc:
-            outcome["error"] = exc.to_dict()
+            events_queue.put(("error", exc.to_dict()))
         except Exception:
             logger.exception("ask stream failed")
-            outcome["error"] = WebError("internal server error; see the server log", status=500, code="KB000").to_dict()
-        finally:
-            finished.set()
+            events_queue.put(("error", WebError("internal server error; see the server log", status=500, code="KB000").to_dict()))
 
     def events() -> Iterator[str]:
         threading.Thread(target=work, name="kb-ask", daemon=True).start()
         yield sse("started", {"question": question, "route": route})
-        while not finished.wait(KEEPALIVE_S):
-            yield ": working\n\n"
-        if "error" in outcome:
-            yield sse("error", outcome["error"])
-            return
-        answer = outcome["answer"]
-        for step in answer["trace"]:
-            yield sse("step", step)
-        yield sse("answer", answer)
+        while True:
+            try:
+                kind, payload = events_queue.get(timeout=KEEPALIVE_S)
+            except queue.Empty:
+                yield ": working\n\n"
+                continue
+            yield sse(kind, payload)
+            if kind in ("answer", "error"):
+                return
 
     return Response(events(), mimetype="text/event-stream",
                     headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})

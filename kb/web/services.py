@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import threading
+from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -76,10 +77,11 @@ class Services:
         with self._lock:
             self._agent = None
 
-    def ask(self, question: str, route: str | None = None) -> dict[str, Any]:
+    def ask(self, question: str, route: str | None = None, on_step: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
         if route is not None and route not in ROUTES:
             raise WebError(f"route: must be one of {', '.join(ROUTES)}, got {route!r}", code="KB720")
-        answer: dict[str, Any] = self.agent().ask(question, route=route).to_json()
+        forward = (lambda step: on_step(asdict(step))) if on_step else None
+        answer: dict[str, Any] = self.agent().ask(question, route=route, on_step=forward).to_json()
         return answer
 
     def search(self, query: str, filters: dict[str, str] | None = None, k: int | None = None) -> list[dict[str, Any]]:
