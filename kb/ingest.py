@@ -10,7 +10,7 @@ import hashlib
 import os
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from pyoxigraph import Literal, NamedNode
@@ -81,6 +81,12 @@ def limits_from(config: Config) -> Limits:
         max_unzipped_bytes=config["ingest.max_unzipped_bytes"],
         max_zip_entries=config["ingest.max_zip_entries"],
         max_pages=config["ingest.max_pages"],
+        ocr_languages=config["ocr.languages"],
+        ocr_dpi=config["ocr.dpi"],
+        ocr_timeout_s=config["ocr.timeout_s"],
+        ocr_threads=config["ocr.threads"],
+        max_image_pixels=config["ingest.max_image_pixels"],
+        detect_languages=config["lang.languages"],
     )
 
 
@@ -134,6 +140,8 @@ def parse_sources(
     sources: list[SourceFile], limits: Limits, *, workers: int = 1, progress: Progress | None = None
 ) -> Iterator[ParsedDocument | InputFileError]:
     """Parse in a process pool, yielding results in the sources' (sorted) order."""
+    if limits.ocr_threads < 1:  # auto: share the cores between workers' Tesseract processes
+        limits = replace(limits, ocr_threads=max(1, (os.cpu_count() or 1) // max(1, min(workers, len(sources)))))
     jobs = [ParseJob(s, limits) for s in sources]
     if workers > 1 and len(jobs) > 1:
         with ProcessPoolExecutor(max_workers=workers) as pool:

@@ -48,6 +48,7 @@ def ingest_cmd(paths: tuple[Path, ...], workers: int, force: bool, store_path: s
         steps=[
             StageStep("parse", "parse.documents.v1", {"workers": workers, "force": force}),
             StageStep("lexical", "lexical.write_graphs.v1", {"table_row_window": 40}),
+            StageStep("versions", "lexical.link_versions.v1", {}),
         ],
     )
     return run_and_report(pipeline, paths, store_path, set_values)

@@ -126,7 +126,7 @@ class _Builder:
         self.add(node, V.TYPE, V.CHUNK)
         self.add(node, V.TYPE, KIND_CLASS[block.kind])
         self.add(node, V.CHUNK_KIND, Literal(KIND_NAME[block.kind]))
-        self.add(node, V.NIF_ANCHOR_OF, Literal(text))
+        self.add(node, V.NIF_ANCHOR_OF, Literal(text, language=block.language) if block.language else Literal(text))
         self.add(node, V.PAGE, integer(block.page))
         self.add(node, V.READING_INDEX, non_negative(self.index))
         self.add(node, V.CONTENT_HASH, Literal(sha256_text(text)))
@@ -183,6 +183,8 @@ class _Builder:
             self.add(doc, V.VERSION, Literal(p.version))
         if p.date:
             self.add(doc, V.DATE, Literal(p.date, datatype=NamedNode(V.XSD + "date")))
+        for language in p.languages:
+            self.add(doc, V.LANGUAGE, Literal(language, datatype=NamedNode(V.XSD + "language")))
         for key, value in sorted(p.meta.items()):
             self.add(doc, NamedNode(V.CMC + key), Literal(value))
         activity = NamedNode(f"{doc.value}/parse")

@@ -9,6 +9,8 @@ from pathlib import Path
 
 from kb.doctree import ParsedDocument
 from kb.errors import InputFileError
+from kb.stages.lexical.language import annotate_languages
+from kb.stages.parse.formats import EXTRA_MAGIC, EXTRA_PARSERS
 from kb.stages.parse.guard import Limits, check_file
 
 Parser = Callable[[Path, str, str, Limits], ParsedDocument]
@@ -21,13 +23,15 @@ def _docx(path: Path, name: str, sha: str, limits: Limits) -> ParsedDocument:
 
 
 def _pdf(path: Path, name: str, sha: str, limits: Limits) -> ParsedDocument:
+    from kb.stages.parse.ocr import OcrOptions
     from kb.stages.parse.pdf import parse_pdf
 
-    return parse_pdf(path, name, sha, parser_version=version("pymupdf"), max_pages=limits.max_pages)
+    return parse_pdf(path, name, sha, parser_version=version("pymupdf"), max_pages=limits.max_pages,
+                     ocr=OcrOptions.from_limits(limits))
 
 
-PARSERS: dict[str, Parser] = {".docx": _docx, ".pdf": _pdf}
-MAGIC: dict[str, bytes] = {".pdf": b"%PDF", ".docx": b"PK\x03\x04"}
+PARSERS: dict[str, Parser] = {".docx": _docx, ".pdf": _pdf, **EXTRA_PARSERS}
+MAGIC: dict[str, bytes] = {".pdf": b"%PDF", ".docx": b"PK\x03\x04", **EXTRA_MAGIC}
 
 
 def supported_suffixes() -> list[str]:
@@ -48,4 +52,4 @@ def parse_file(path: Path, source_name: str, limits: Limits) -> ParsedDocument:
     if magic and not data.lstrip()[: len(magic)] == magic:
         raise InputFileError(str(path), f"content is not {suffix.lstrip('.').upper()} (wrong file type or corrupt header)")
     sha = hashlib.sha256(data).hexdigest()
-    return PARSERS[suffix](path, source_name, sha, limits)
+    return annotate_languages(PARSERS[suffix](path, source_name, sha, limits), limits.detect_languages)

@@ -168,11 +168,10 @@ def parse_docx(path: Path, source_name: str, sha256: str, *, parser_version: str
     flush_list()
     props = document.core_properties
     stated = stated_metadata(
-        " ".join(filter(None, [props.identifier, props.subject, props.keywords])),
+        " ".join(filter(None, [props.identifier, props.version, props.subject, props.keywords])),
         " ".join(first_texts),
         path.name,
     )
-    version = (props.version or "").strip()
     return ParsedDocument(
         source_name=source_name,
         media_type=MEDIA_TYPE,
@@ -183,6 +182,6 @@ def parse_docx(path: Path, source_name: str, sha256: str, *, parser_version: str
         parser_version=parser_version,
         title=(props.title or "").strip() or title,
         date=stated.date,
-        version=stated_metadata(f"v{version}").version if version else stated.version,
+        version=stated.version,
         report_id=stated.report_id,
     )

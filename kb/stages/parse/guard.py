@@ -12,6 +12,7 @@ from pathlib import Path
 from kb.errors import InputFileError
 
 ZIP_FORMATS = {".docx", ".pptx", ".xlsx"}
+OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"  # Office encrypts OOXML files into an OLE container
 
 
 @dataclass(frozen=True)
@@ -25,6 +26,7 @@ class Limits:
     ocr_timeout_s: float = 300.0  # per file, over all its OCR'd pages
     ocr_threads: int = 1  # concurrent Tesseract processes per parse worker
     max_image_pixels: int = 80_000_000
+    detect_languages: str = "en,de,fr"  # ISO 639-1 codes for language identification; "" turns it off
 
 
 def check_file(path: Path, data: bytes, limits: Limits) -> None:
@@ -33,6 +35,8 @@ def check_file(path: Path, data: bytes, limits: Limits) -> None:
         raise InputFileError(str(path), "empty file")
     if len(data) > limits.max_file_bytes:
         raise InputFileError(str(path), f"file is {len(data)} bytes, over the limit of {limits.max_file_bytes}")
+    if path.suffix.lower() in ZIP_FORMATS and data.startswith(OLE_MAGIC):
+        raise InputFileError(str(path), "encrypted (password-protected) or legacy binary Office file, not an OOXML zip")
     if path.suffix.lower() in ZIP_FORMATS:
         check_zip(path, limits)
 

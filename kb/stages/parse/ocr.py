@@ -37,7 +37,7 @@ class OcrOptions:
     max_pixels: int = 80_000_000
 
     @classmethod
-    def from_limits(cls, limits: Limits) -> "OcrOptions":
+    def from_limits(cls, limits: Limits) -> OcrOptions:
         return cls(
             languages=limits.ocr_languages,
             dpi=limits.ocr_dpi,

@@ -15,9 +15,18 @@ from pathlib import Path
 
 import pymupdf
 
-from kb.doctree import Block, Cell, ParsedDocument, Section, add_block, open_section, table_text
+from kb.doctree import (
+    Block,
+    Cell,
+    ParsedDocument,
+    Section,
+    add_block,
+    open_section,
+    table_text,
+)
 from kb.errors import InputFileError
 from kb.stages.parse.metadata import stated_metadata
+from kb.stages.parse.ocr import OcrOptions, record_ocr
 
 MEDIA_TYPE = "application/pdf"
 NUMBERED_HEADING = re.compile(r"^(\d+(?:\.\d+){0,4})\.?\s+\S")
@@ -146,13 +155,28 @@ def table_cells(page: pymupdf.Page, table: pymupdf.table.Table) -> list[Cell]:
     return cells
 
 
-def parse_pdf(path: Path, source_name: str, sha256: str, *, parser_version: str, max_pages: int) -> ParsedDocument:
-    """Parse a PDF with a text layer into the shared document tree."""
-    document = open_pdf(path)
-    if document.page_count > max_pages:
-        raise InputFileError(str(path), f"PDF has {document.page_count} pages, over the limit of {max_pages}")
+def parse_pdf(
+    path: Path, source_name: str, sha256: str, *, parser_version: str, max_pages: int, ocr: OcrOptions | None = None
+) -> ParsedDocument:
+    """Parse a PDF into the shared document tree; pages without a text layer are OCR'd."""
+    return parse_pdf_document(open_pdf(path), path, source_name, sha256, parser_version=parser_version,
+                              max_pages=max_pages, ocr=ocr)
+
+
+def parse_pdf_document(
+    document: pymupdf.Document, path: Path, source_name: str, sha256: str, *, parser_version: str, max_pages: int,
+    ocr: OcrOptions | None = None,
+) -> ParsedDocument:
+    """Parse an open PDF (also used for images wrapped as PDF pages), closing it afterwards."""
     try:
-        return _parse(document, path, source_name, sha256, parser_version)
+        if document.page_count > max_pages:
+            raise InputFileError(str(path), f"PDF has {document.page_count} pages, over the limit of {max_pages}")
+        from kb.stages.parse.pdf_ocr import ocr_pdf_pages
+
+        options = ocr or OcrOptions()
+        scanned = ocr_pdf_pages(document, path, options)
+        parsed = _parse(document, path, source_name, sha256, parser_version, {i: s.blocks for i, s in scanned.items()})
+        return record_ocr(parsed, {i + 1: s.confidence for i, s in scanned.items()}, options)
     except InputFileError:
         raise
     except Exception as exc:  # malformed content streams surface as assorted runtime errors
@@ -161,17 +185,22 @@ def parse_pdf(path: Path, source_name: str, sha256: str, *, parser_version: str,
         document.close()
 
 
-def _parse(document: pymupdf.Document, path: Path, source_name: str, sha256: str, parser_version: str) -> ParsedDocument:
+def _parse(
+    document: pymupdf.Document, path: Path, source_name: str, sha256: str, parser_version: str,
+    scanned: dict[int, list[TextBlock]],
+) -> ParsedDocument:
     repeated = margin_texts(document)
     pages: list[tuple[pymupdf.Page, list[TextBlock]]] = []
     all_sizes: list[float] = []
-    for page in document:
-        tables = [t for t in page.find_tables().tables if t.row_count >= 2] if page.get_drawings() else []
+    for index, page in enumerate(document):
+        has_tables = index not in scanned and page.get_drawings()
+        # use_layout=False: PyMuPDF's ONNX layout gate costs ~1 s a page and found no other tables here
+        tables = [t for t in page.find_tables(use_layout=False).tables if t.row_count >= 2] if has_tables else []
         height = page.rect.height
         kept = [
             TextBlock(tuple(t.bbox), "", 0.0, False, 0, table=t) for t in tables
         ]
-        for block in page_blocks(page, [pymupdf.Rect(t.bbox) for t in tables]):
+        for block in scanned[index] if index in scanned else page_blocks(page, [pymupdf.Rect(t.bbox) for t in tables]):
             in_margin = block.bbox[3] < height * MARGIN or block.bbox[1] > height * (1 - MARGIN)
             if in_margin and (normalise_margin(block.text) in repeated or PAGE_NUMBER.match(block.text)):
                 continue
