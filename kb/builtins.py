@@ -10,6 +10,8 @@ BUILTIN_STAGE_MODULES: tuple[str, ...] = (
     "kb.stages.extract.stage",
     "kb.resolve.stage",
     "kb.stages.index.stage",
+    "kb.stages.reason.stage",
+    "kb.stages.validate.shacl",
 )
 
 

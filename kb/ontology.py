@@ -79,18 +79,26 @@ def _quads(triples: Iterable[Triple], graph: str) -> list[Quad]:
     return [Quad(t.subject, t.predicate, t.object, target) for t in triples]
 
 
+def _replace(store: GraphStore, graph: str, triples: list[Triple]) -> int:
+    """Drop then add, not ``replace_graph``: SPARQL INSERT DATA (which replace_graph uses) mints
+    fresh blank nodes, and we want the stable labels given above to reach the store."""
+    store.drop_graph(graph)
+    return store.add(_quads(triples, graph), graph=graph)
+
+
 def load_module(store: GraphStore, paths: Iterable[Path] | None = None) -> int:
     """Replace ``urn:kb:graph:ontology`` with the own module (or the given files); returns triples."""
     triples: list[Triple] = []
     for path in paths or module_paths():
         triples.extend(read_triples(path))
-    return store.replace_graph(GRAPH_ONTOLOGY, _quads(triples, GRAPH_ONTOLOGY))
+    return _replace(store, GRAPH_ONTOLOGY, triples)
 
 
 def import_ontology(store: GraphStore, path: Path, *, name: str | None = None) -> str:
     """Load a full external ontology into ``urn:kb:graph:ontology/<name>``; returns the graph IRI."""
     graph = ontology_graph(name or path.stem)
-    store.replace_graph(graph, _quads(read_triples(path), graph))
+    triples = read_triples(path)
+    _replace(store, graph, triples)
     return graph
 
 

@@ -144,21 +144,26 @@ def relevant_axioms(axioms: list[Axiom], seed: list[Triple]) -> list[Axiom]:
     return sorted(chosen, key=lambda a: str(a[0]))
 
 
-def explain(tbox: list[Triple], abox: list[Triple], check: Check, *, checker: str, max_checks: int = 200) -> Explanation:
+def explain(tbox: list[Triple], abox: list[Triple], check: Check, *, checker: str, max_checks: int = 400) -> Explanation:
     """ABox core first (ontology as background), then the ontology axioms the core needs."""
     counted = _Counted(check, max_checks)
     background, axioms = tbox_axioms(tbox)
+    minimal = True
+    # QuickXplain keeps the earliest candidates: asserted types first, so a clash between two
+    # asserted types is preferred to one forced through a domain or range axiom
+    ordered = sorted(abox, key=lambda t: t.predicate != _TYPE)
     try:
-        core = quickxplain(tbox, [(t,) for t in abox], counted.consistent)
-        abox_core = _flatten(core)
-        module = relevant_axioms(axioms, abox_core)
-        fixed = background + abox_core
+        abox_core = _flatten(quickxplain(tbox, [(t,) for t in ordered], counted.consistent))
+    except BudgetExceeded:
+        abox_core, minimal = list(abox), False
+    module = relevant_axioms(axioms, abox_core)
+    fixed = background + abox_core
+    try:
         if counted.consistent(fixed + _flatten(module)):
             module = axioms
         tbox_core = quickxplain(fixed, module, counted.consistent)
-        minimal = True
     except BudgetExceeded:
-        abox_core, tbox_core, minimal = list(abox), relevant_axioms(axioms, abox), False
+        tbox_core, minimal = module, False
     individuals = sorted(
         {t.subject.value for t in abox_core if isinstance(t.subject, NamedNode)}
         | {t.object.value for t in abox_core if isinstance(t.object, NamedNode) and t.predicate != _TYPE}

@@ -19,6 +19,7 @@ from kb.errors import ReasonerError
 from kb.stages.reason.outcome import Outcome
 from kb.vocab import OWL
 
+JAVA_MEMORY_MB = 2000  # HermiT's heap (-Xmx); the benchmark raises it for 100k individuals
 _INFERENCES = "http://inferrences/"
 _NOTHING = OWL + "Nothing"
 _IMPORTS = NamedNode(OWL + "imports")
@@ -34,21 +35,22 @@ def write_ntriples(triples: Iterable[Triple], path: Path) -> None:
             fh.write(f"{t.subject} {t.predicate} {t.object} .\n")
 
 
-def _term(world: owlready2.World, value: object, datatype: object = None) -> NamedNode | BlankNode | Literal:
+def _term(world: owlready2.World, value: object) -> NamedNode | BlankNode | Literal:
+    """owlready2 store ids: negative for blank nodes, positive for IRIs; anything else a value."""
     if isinstance(value, int) and value < 0:
         return BlankNode(f"h{-value}")
-    if isinstance(value, int) and datatype is None:
+    if isinstance(value, int):
         return NamedNode(world._unabbreviate(value))
     return Literal(str(value))
 
 
-def run_hermit(triples: list[Triple], *, java_memory_mb: int = 2000) -> Outcome:
+def run_hermit(triples: list[Triple], *, java_memory_mb: int | None = None) -> Outcome:
     """Classify and realise; an inconsistent input is a verdict, not an exception.
 
     Raises:
         ReasonerError: Java is missing or HermiT failed for another reason.
     """
-    owlready2.reasoning.JAVA_MEMORY = java_memory_mb
+    owlready2.reasoning.JAVA_MEMORY = java_memory_mb or JAVA_MEMORY_MB
     started = time.perf_counter()
     asserted = set(triples)
     with tempfile.TemporaryDirectory(prefix="kb-hermit-") as tmp:
