@@ -73,7 +73,7 @@ class ChunkRecord:
         return asdict(self)
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "ChunkRecord":
+    def from_json(cls, data: dict[str, Any]) -> ChunkRecord:
         return cls(**data)
 
 

@@ -1,0 +1,1 @@
+"""Stages that keep the retrieval indexes in step with the lexical layer."""

@@ -1,0 +1,26 @@
+"""Fusion arithmetic on hand-made rankings."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from kb.retrieval.fusion import ranked, reciprocal_rank, top_rows, weighted
+
+
+def test_rrf_rewards_agreement() -> None:
+    fused = reciprocal_rank([[3, 1, 2], [1, 3, 0]], k=60)
+    assert fused[1] == 1 / 62 + 1 / 61
+    assert [row for row, _ in ranked(fused, 4)] == [1, 3, 0, 2]  # 0 and 2 tie: lower row first
+
+
+def test_weighted_normalises_each_method() -> None:
+    keyword = np.array([10.0, 5.0, 0.0], dtype=np.float32)
+    dense = np.array([0.1, 0.9, 0.5], dtype=np.float32)
+    fused = weighted([(keyword, [0, 1], 0.3), (dense, [1, 2, 0], 0.7)])
+    assert ranked(fused, 3)[0][0] == 1
+    assert abs(fused[0] - 0.3) < 1e-6
+
+
+def test_top_rows_skips_filtered_and_zero_scores() -> None:
+    scores = np.array([0.0, 2.0, -np.inf, 2.0, 1.0], dtype=np.float32)
+    assert top_rows(scores, 10) == [1, 3, 4]
