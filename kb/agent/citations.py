@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import re
-
 from pyoxigraph import NamedNode
 
 from kb import vocab as V
 from kb.agent.answer import Citation
+from kb.stages.extract.spans import sentence_spans
 from kb.store import GraphStore
 
 CHUNK_CONTEXT = V.sparql_prefixes() + """
@@ -26,18 +25,11 @@ SELECT * WHERE {
     ?p a oa:TextPositionSelector ; oa:start ?start ; oa:end ?end .
   }
 }"""
-SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9(\"'])|\n")
-
-
 def sentence_around(text: str, start: int, end: int) -> str:
     """The sentence (or table row) of ``text`` that holds the span, verbatim."""
-    left, right = 0, len(text)
-    for found in SENTENCE_END.finditer(text):
-        if found.end() <= start:
-            left = found.end()
-        elif found.start() >= end:
-            right = found.start()
-            break
+    spans = sentence_spans(text)
+    left = max((s for s, e in spans if s <= start), default=0)
+    right = min((e for s, e in spans if e >= end), default=len(text))
     return text[left:right].strip()
 
 

@@ -1,8 +1,9 @@
 """Lexical agent: a bounded loop over passage tools; with the `none` backend a fixed plan.
 
-Plan: search (filters from the question's report id / version), read the best passages and their
-reading-order neighbours, and answer extractively with the sentences that best cover the
-question's terms (preferring sentences with numbers when it asks for a quantity).
+Plan: search (filters from the question's report id / version), read the best passages, and
+answer extractively with the two sentences that best cover the question's terms (preferring
+sentences that state the asked quantity); a sentence found in several documents (a report and
+its PDF export, or unchanged text across versions) is one item citing each of them.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from kb.agent.answer import Answer, AnswerItem, Tracer
 from kb.agent.citations import CitationBuilder
 from kb.agent.linking import LinkedQuestion
 from kb.agent.llm import LLMChain
+from kb.stages.extract.spans import sentence_spans
 from kb.store import GraphStore
 
 STOPWORDS = set(
@@ -24,7 +26,21 @@ STOPWORDS = set(
 )
 QUANTITY = re.compile(r"\b(temperature|time|how long|yield|purity|pressure|ph|volume|equivalents?|amount|lot|batch|scale|concentration)\b", re.I)
 NUMBER = re.compile(r"\d")
-SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+|$)")
+UNIT_OF_QUANTITY = {
+    "temperature": re.compile(r"-?\d+(?:\.\d+)?\s*°\s*[CF]|\d+\s*K\b"),
+    "time": re.compile(r"\d+(?:\.\d+)?\s*(?:h|hours?|min|minutes?|days?)\b"),
+    "how long": re.compile(r"\d+(?:\.\d+)?\s*(?:h|hours?|min|minutes?|days?)\b"),
+    "pressure": re.compile(r"\d+(?:\.\d+)?\s*(?:bar|barg|psi|kPa|MPa|atm|mbar)\b"),
+    "yield": re.compile(r"\d+(?:\.\d+)?\s*%"),
+    "purity": re.compile(r"\d+(?:\.\d+)?\s*(?:%|area)"),
+    "ph": re.compile(r"\bpH\s*\d"),
+    "equivalents": re.compile(r"\d+(?:\.\d+)?\s*(?:equiv|eq)\b"),
+    "equivalent": re.compile(r"\d+(?:\.\d+)?\s*(?:equiv|eq)\b"),
+    "volume": re.compile(r"\d+(?:\.\d+)?\s*(?:vol|L|mL)\b"),
+    "lot": re.compile(r"\b[A-Z0-9]{2,}-\d{2}-\d{3}\b|\blot\b", re.I),
+    "batch": re.compile(r"\b[A-Z0-9]{2,}-\d{2}-\d{3}\b|\bbatch\b", re.I),
+}
+ANSWER_SENTENCES = 2
 
 Search = Callable[..., list[Any]]
 
@@ -42,20 +58,27 @@ class Scored:
 
 
 def best_sentences(question: str, passages: list[Any], limit: int = 2) -> list[Scored]:
-    """Sentences (or table rows) ranked by question-term coverage, then passage rank."""
+    """Sentences (or table rows) ranked by question-term coverage, then passage rank.
+
+    A sentence stating the asked quantity with its unit ("what temperature" -> "65 °C") earns a
+    bonus, and terms of the passage's section path count a little toward all its sentences, so
+    "the SNAr temperature" finds "held at 65 °C" under "Step 3: SNAr cyclisation > Procedure".
+    """
     wanted = terms(question)
+    asked = [UNIT_OF_QUANTITY[q.lower()] for q in QUANTITY.findall(question) if q.lower() in UNIT_OF_QUANTITY]
     quantity = bool(QUANTITY.search(question))
     scored: list[Scored] = []
     for rank, passage in enumerate(passages):
-        for found in SENTENCE.finditer(passage.text):
-            sentence = found.group(0)
-            if not sentence.strip():
-                continue
+        context = 0.3 * len(wanted & terms(getattr(passage, "section_path", "")))
+        for begin, end in sentence_spans(passage.text):
+            sentence = passage.text[begin:end]
             overlap = len(wanted & terms(sentence))
-            if overlap == 0:
+            states_quantity = any(pattern.search(sentence) for pattern in asked)
+            if overlap == 0 and not states_quantity:
                 continue
-            score = overlap + (0.5 if quantity and NUMBER.search(sentence) else 0.0) - 0.05 * rank
-            scored.append(Scored(score, passage, found.start(), found.end()))
+            score = overlap + context - 0.05 * rank
+            score += 1.5 if states_quantity else (0.5 if quantity and NUMBER.search(sentence) else 0.0)
+            scored.append(Scored(score, passage, begin, end))
     scored.sort(key=lambda s: (-s.score, s.passage.iri, s.start))
     return scored[:limit]
 
@@ -87,15 +110,19 @@ class LexicalAgent:
             tracer.add("lexical.search", filters={}, k=self.k, hits=[p.iri for p in passages], why="no hit with filters")
         if not passages:
             return Answer(question, "lexical", "I found no passage that matches this question.", found_evidence=False)
-        chosen = best_sentences(question, passages)
+        chosen = best_sentences(question, passages, limit=12)
         steps += 1
         tracer.add("lexical.read", sentences=[(s.passage.iri, s.start, s.end, round(s.score, 2)) for s in chosen], steps=steps)
         if not chosen:
             return Answer(question, "lexical", "The best passages do not contain the question's terms; no answer is given.", found_evidence=False)
         builder = CitationBuilder(self.store)
-        items = []
+        items: dict[str, AnswerItem] = {}
         for scored in chosen:
             quote = scored.passage.text[scored.start : scored.end].strip()
+            if quote not in items and len(items) == ANSWER_SENTENCES:
+                continue
+            item = items.setdefault(quote, AnswerItem(text=quote))
             citation = builder.cite(scored.passage.iri, quote=quote)
-            items.append(AnswerItem(text=quote, citations=[citation] if citation else []))
-        return Answer(question, "lexical", " ".join(i.text for i in items), items=items)
+            if citation is not None and citation not in item.citations:
+                item.citations.append(citation)
+        return Answer(question, "lexical", " ".join(items), items=list(items.values()))
