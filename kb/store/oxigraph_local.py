@@ -7,7 +7,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
-from pyoxigraph import NamedNode, Quad, RdfFormat, Store, Variable
+from pyoxigraph import BlankNode, NamedNode, Quad, RdfFormat, Store, Variable
 
 from kb.errors import QueryError, StoreError
 from kb.store.protocol import QueryResult
@@ -43,6 +43,10 @@ def rdf_format(name: str | None, path: Path | None = None) -> RdfFormat:
     if key not in FORMATS:
         raise StoreError(f"Unknown RDF format {key or (path.suffix if path else '')!r}; available: {', '.join(FORMATS)}")
     return FORMATS[key]
+
+
+def has_blank_nodes(quads: set[Quad]) -> bool:
+    return any(isinstance(q.subject, BlankNode) or isinstance(q.object, BlankNode) for q in quads)
 
 
 class OxigraphLocalStore:
@@ -83,12 +87,17 @@ class OxigraphLocalStore:
         """One transaction that deletes what is gone and inserts what is new.
 
         Writing only the difference keeps re-runs of a stage on unchanged input nearly free, and
-        a single SPARQL Update request is atomic: readers see the old or the new graph.
+        a single SPARQL Update request is atomic: readers see the old or the new graph. Blank
+        nodes cannot be compared across writes (nor appear in DELETE DATA), so a graph holding
+        any is dropped and written whole, still in one request.
         """
         target = NamedNode(graph)
         new = {Quad(q.subject, q.predicate, q.object, target) for q in quads}
         with self._write_lock:
             old = set(self._store.quads_for_pattern(None, None, None, target))
+            if has_blank_nodes(old) or has_blank_nodes(new):
+                self._store.update(f"DROP SILENT GRAPH <{graph}> ;\n" + insert_data(new, graph))
+                return len(new)
             removed, added = old - new, new - old
             parts = ([delete_data(removed, graph)] if removed else []) + ([insert_data(added, graph)] if added else [])
             if parts:

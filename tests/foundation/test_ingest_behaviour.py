@@ -156,3 +156,17 @@ def test_export_sorted_nquads_is_stable(tmp_path: Path, sample_folder: Path) -> 
     assert one == two
     lines = one.decode().splitlines()
     assert lines == sorted(lines) and len(lines) > 500
+
+
+def test_replace_graph_writes_differences_and_accepts_blank_nodes(memory_store) -> None:  # type: ignore[no-untyped-def]
+    from pyoxigraph import BlankNode, Literal, NamedNode, Quad
+
+    g = "urn:kb:graph:test"
+    s, p = NamedNode("http://x/s"), NamedNode("http://x/p")
+    memory_store.replace_graph(g, [Quad(s, p, Literal("a")), Quad(s, p, Literal("b"))])
+    memory_store.replace_graph(g, [Quad(s, p, Literal("b")), Quad(s, p, Literal("c"))])
+    values = sorted(q.object.value for q in memory_store.raw.quads_for_pattern(None, None, None, NamedNode(g)))
+    assert values == ["b", "c"]
+    memory_store.replace_graph(g, [Quad(s, p, BlankNode("x")), Quad(BlankNode("x"), p, Literal("d"))])
+    memory_store.replace_graph(g, [Quad(s, p, Literal("e"))])
+    assert [q.object.value for q in memory_store.raw.quads_for_pattern(None, None, None, NamedNode(g))] == ["e"]
