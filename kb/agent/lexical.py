@@ -41,6 +41,7 @@ UNIT_OF_QUANTITY = {
     "batch": re.compile(r"\b[A-Z0-9]{2,}-\d{2}-\d{3}\b|\bbatch\b", re.I),
 }
 ANSWER_SENTENCES = 2
+SECOND_SENTENCE_SHARE = 0.75
 
 Search = Callable[..., list[Any]]
 
@@ -119,7 +120,7 @@ class LexicalAgent:
         items: dict[str, AnswerItem] = {}
         for scored in chosen:
             quote = scored.passage.text[scored.start : scored.end].strip()
-            if quote not in items and len(items) == ANSWER_SENTENCES:
+            if quote not in items and (len(items) == ANSWER_SENTENCES or scored.score < SECOND_SENTENCE_SHARE * chosen[0].score):
                 continue
             item = items.setdefault(quote, AnswerItem(text=quote))
             citation = builder.cite(scored.passage.iri, quote=quote)
