@@ -82,7 +82,7 @@ class Config:
             raise ConfigError(f"Unknown setting '{name}'", hint="run 'kb settings' to list them")
         return self.values[name]
 
-    def with_values(self, **overrides: Any) -> "Config":
+    def with_values(self, **overrides: Any) -> Config:
         """A copy with some settings replaced (dotted names use '__' in place of '.')."""
         merged = dict(self.values)
         for key, value in overrides.items():

@@ -52,9 +52,9 @@ class Section:
     title: str
     level: int
     page: int
-    children: list["Section | Block"] = field(default_factory=list)
+    children: list[Section | Block] = field(default_factory=list)
 
-    def sections(self) -> list["Section"]:
+    def sections(self) -> list[Section]:
         return [c for c in self.children if isinstance(c, Section)]
 
     def blocks(self) -> list[Block]:

@@ -17,9 +17,9 @@ from pyoxigraph import Literal, NamedNode
 
 from kb import vocab as V
 from kb.config import Config
+from kb.doctree import ParsedDocument
 from kb.errors import InputFileError
 from kb.iris import doc_id, document_iri
-from kb.doctree import ParsedDocument
 from kb.stages.lexical.graph import build_lexical_graph
 from kb.stages.parse import parse_file, supported_suffixes
 from kb.stages.parse.guard import Limits

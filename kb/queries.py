@@ -116,7 +116,7 @@ class TemplateRegistry:
         self._templates = templates
 
     @classmethod
-    def load(cls, folder: Path) -> "TemplateRegistry":
+    def load(cls, folder: Path) -> TemplateRegistry:
         found: dict[str, Template] = {}
         for path in sorted(folder.rglob("*.rq")):
             template = parse_template(path, kind="example" if "examples" in path.parts else "template")

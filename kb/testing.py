@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING
 import docx
 import pymupdf
 from docx.oxml import OxmlElement
-from docx.oxml.ns import qn
 
 if TYPE_CHECKING:
     from kb.config import Config
@@ -232,7 +231,7 @@ MENTIONS_TTL = """
 """
 
 
-def chunk_with(store: "OxigraphLocalStore", text: str) -> str:
+def chunk_with(store: OxigraphLocalStore, text: str) -> str:
     """IRI of the first chunk whose text is exactly ``text`` (ignoring its language tag)."""
     from kb import vocab as V
 
@@ -241,7 +240,7 @@ def chunk_with(store: "OxigraphLocalStore", text: str) -> str:
     return rows[0]["c"].value
 
 
-def build_two_layer_store(folder: Path, config: "Config") -> "OxigraphLocalStore":
+def build_two_layer_store(folder: Path, config: Config) -> OxigraphLocalStore:
     """The sample documents ingested, plus a hand-built domain layer anchored in two of their sentences."""
     from pyoxigraph import RdfFormat, parse
 

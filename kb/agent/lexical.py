@@ -9,8 +9,9 @@ its PDF export, or unchanged text across versions) is one item citing each of th
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from kb.agent.answer import Answer, AnswerItem, Tracer
 from kb.agent.citations import CitationBuilder
@@ -20,11 +21,9 @@ from kb.stages.extract.spans import sentence_spans
 from kb.store import GraphStore
 
 STOPWORDS = set(
-    "a an the of in on at for to and or by with from what which who whom whose when where why how is are was were be been "
-    "this that these those it its as do does did used use using report version step all any there their list give show "
-    "tell me please".split()
+    ["a", "an", "the", "of", "in", "on", "at", "for", "to", "and", "or", "by", "with", "from", "what", "which", "who", "whom", "whose", "when", "where", "why", "how", "is", "are", "was", "were", "be", "been", "this", "that", "these", "those", "it", "its", "as", "do", "does", "did", "used", "use", "using", "report", "version", "step", "all", "any", "there", "their", "list", "give", "show", "tell", "me", "please"]
 )
-QUANTITY = re.compile(r"\b(temperature|time|how long|yield|purity|pressure|ph|volume|equivalents?|amount|lot|batch|scale|concentration)\b", re.I)
+QUANTITY = re.compile(r"\b(temperature|time|how long|yield|purity|pressure|ph|volume|equivalents?|amount|lot|batch|scale|concentration)\b", re.IGNORECASE)
 NUMBER = re.compile(r"\d")
 UNIT_OF_QUANTITY = {
     "temperature": re.compile(r"-?\d+(?:\.\d+)?\s*°\s*[CF]|\d+\s*K\b"),
@@ -37,8 +36,8 @@ UNIT_OF_QUANTITY = {
     "equivalents": re.compile(r"\d+(?:\.\d+)?\s*(?:equiv|eq)\b"),
     "equivalent": re.compile(r"\d+(?:\.\d+)?\s*(?:equiv|eq)\b"),
     "volume": re.compile(r"\d+(?:\.\d+)?\s*(?:vol|L|mL)\b"),
-    "lot": re.compile(r"\b[A-Z0-9]{2,}-\d{2}-\d{3}\b|\blot\b", re.I),
-    "batch": re.compile(r"\b[A-Z0-9]{2,}-\d{2}-\d{3}\b|\bbatch\b", re.I),
+    "lot": re.compile(r"\b[A-Z0-9]{2,}-\d{2}-\d{3}\b|\blot\b", re.IGNORECASE),
+    "batch": re.compile(r"\b[A-Z0-9]{2,}-\d{2}-\d{3}\b|\bbatch\b", re.IGNORECASE),
 }
 ANSWER_SENTENCES = 2
 SECOND_SENTENCE_SHARE = 0.75

@@ -111,7 +111,7 @@ class EntityLinker:
         self.patterns = [(label, re.compile(r"(?<![\w-])" + re.escape(label) + r"(?![\w-])", re.IGNORECASE)) for label in self.labels if label]
 
     @classmethod
-    def from_store(cls, store: GraphStore) -> "EntityLinker":
+    def from_store(cls, store: GraphStore) -> EntityLinker:
         entries = []
         for row in store.query(LABELS):
             kind = KIND_OF_TYPE.get(row["type"].value)

@@ -143,7 +143,7 @@ class LLMChain:
         self.max_tokens = max_tokens
 
     @classmethod
-    def from_config(cls, config: Config) -> "LLMChain":
+    def from_config(cls, config: Config) -> LLMChain:
         names = [n.strip() for n in str(config["llm.backend"]).split(",") if n.strip()] or ["none"]
         return cls([build_backend(n, config) for n in names], retries=config["llm.retries"], max_tokens=config["llm.max_tokens"])
 

@@ -8,8 +8,9 @@ label. Every decision says why.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable, Literal
+from typing import Literal
 
 import numpy as np
 
@@ -18,23 +19,23 @@ from kb.agent.llm import LLMChain, LLMReply
 Route = Literal["domain", "lexical", "hybrid"]
 
 DOMAIN_CUES: list[tuple[str, re.Pattern[str]]] = [
-    ("overlap", re.compile(r"\b(in common|both|shared|share|common to|together)\b", re.I)),
-    ("exclusivity", re.compile(r"\b(unique to|only (in|mentioned in|used in)|exclusively|not in any other)\b", re.I)),
-    ("counting", re.compile(r"\b(how many|count|number of (distinct|different)|top (\d+|three|five|ten)|most (often|frequent|used|common)|rank)\b", re.I)),
-    ("connectivity", re.compile(r"\b(connect|path from|lead(s)? from|turned into|synthesis path|route from|how is .+ (made|converted))\b", re.I)),
-    ("version_change", re.compile(r"\b(chang\w*|differ\w*|modif\w*|evolv\w*|across (report )?versions|over (the )?versions|between v(ersion)?\s*\d)\b", re.I)),
-    ("fan_in", re.compile(r"\b(which|what|list( all)?) (process )?steps\b", re.I)),
-    ("order", re.compile(r"\b(order of the (process )?steps|comes? (after|before)|in order)\b", re.I)),
-    ("mentions", re.compile(r"\b(which documents mention|where is .+ mentioned|every passage)\b", re.I)),
+    ("overlap", re.compile(r"\b(in common|both|shared|share|common to|together)\b", re.IGNORECASE)),
+    ("exclusivity", re.compile(r"\b(unique to|only (in|mentioned in|used in)|exclusively|not in any other)\b", re.IGNORECASE)),
+    ("counting", re.compile(r"\b(how many|count|number of (distinct|different)|top (\d+|three|five|ten)|most (often|frequent|used|common)|rank)\b", re.IGNORECASE)),
+    ("connectivity", re.compile(r"\b(connect|path from|lead(s)? from|turned into|synthesis path|route from|how is .+ (made|converted))\b", re.IGNORECASE)),
+    ("version_change", re.compile(r"\b(chang\w*|differ\w*|modif\w*|evolv\w*|across (report )?versions|over (the )?versions|between v(ersion)?\s*\d)\b", re.IGNORECASE)),
+    ("fan_in", re.compile(r"\b(which|what|list( all)?) (process )?steps\b", re.IGNORECASE)),
+    ("order", re.compile(r"\b(order of the (process )?steps|comes? (after|before)|in order)\b", re.IGNORECASE)),
+    ("mentions", re.compile(r"\b(which documents mention|where is .+ mentioned|every passage)\b", re.IGNORECASE)),
 ]
 LEXICAL_CUES: list[tuple[str, re.Pattern[str]]] = [
-    ("quantity", re.compile(r"\b(what|which) (temperature|time|pressure|ph|yield|purity|volume|amount|concentration|equivalents?|mass|scale|ratio)\b", re.I)),
-    ("how much", re.compile(r"\bhow (long|much|hot|cold)\b", re.I)),
-    ("identifier", re.compile(r"\b(lot|batch) (number|no\.?|id)s?\b", re.I)),
-    ("specific document", re.compile(r"\b(in|according to|from) (report|the report|the method|the appendix|the slide|slide|TR-)\b", re.I)),
-    ("explanation", re.compile(r"\b(why|explain|reason|conclusion|recommend)\w*\b", re.I)),
+    ("quantity", re.compile(r"\b(what|which) (temperature|time|pressure|ph|yield|purity|volume|amount|concentration|equivalents?|mass|scale|ratio)\b", re.IGNORECASE)),
+    ("how much", re.compile(r"\bhow (long|much|hot|cold)\b", re.IGNORECASE)),
+    ("identifier", re.compile(r"\b(lot|batch) (number|no\.?|id)s?\b", re.IGNORECASE)),
+    ("specific document", re.compile(r"\b(in|according to|from) (report|the report|the method|the appendix|the slide|slide|TR-)\b", re.IGNORECASE)),
+    ("explanation", re.compile(r"\b(why|explain|reason|conclusion|recommend)\w*\b", re.IGNORECASE)),
 ]
-HYBRID_CUES = re.compile(r"\b(with (their|the) (temperatures?|conditions|yields?|quotes?)|and (at|under) what conditions)\b", re.I)
+HYBRID_CUES = re.compile(r"\b(with (their|the) (temperatures?|conditions|yields?|quotes?)|and (at|under) what conditions)\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,20 @@ def cli() -> None:
 
 
 def _register() -> None:
-    from kb.cli import agent, bench, evaluate, check, demo, extract, ingest, mcp, query, resolve, search, serve  # noqa: F401  (each module adds its commands)
+    from kb.cli import (
+        agent,
+        bench,
+        check,
+        demo,
+        evaluate,
+        extract,
+        ingest,
+        mcp,
+        query,
+        resolve,
+        search,
+        serve,
+    )
 
     for module in (ingest, query, demo, bench, check, serve, search, agent, resolve, evaluate, extract, mcp):
         for command in module.COMMANDS:

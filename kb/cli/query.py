@@ -7,7 +7,13 @@ import sys
 from pathlib import Path
 
 import click
-from pyoxigraph import QueryBoolean, QueryResultsFormat, QuerySolutions, QueryTriples, RdfFormat
+from pyoxigraph import (
+    QueryBoolean,
+    QueryResultsFormat,
+    QuerySolutions,
+    QueryTriples,
+    RdfFormat,
+)
 
 from kb.cli.common import open_configured_store, store_option
 from kb.errors import QueryError
@@ -31,7 +37,7 @@ def render_table(solutions: QuerySolutions) -> str:
     names = [v.value for v in solutions.variables]
     rows = [[("" if s[n] is None else getattr(s[n], "value", str(s[n]))) for n in names] for s in solutions]
     widths = [min(60, max([len(n)] + [len(r[i]) for r in rows])) for i, n in enumerate(names)]
-    line = lambda cells: "  ".join(c[:60].ljust(w) for c, w in zip(cells, widths))  # noqa: E731
+    line = lambda cells: "  ".join(c[:60].ljust(w) for c, w in zip(cells, widths))
     out = [line(names), line(["-" * w for w in widths])] + [line(r) for r in rows]
     out.append(f"({len(rows)} row{'s' if len(rows) != 1 else ''})")
     return "\n".join(out)

@@ -51,7 +51,7 @@ def evaluate(
     from kb.retrieval.search import search
 
     model = config["embedding.model"]
-    embed_fn = lambda texts: embed(model, texts)  # noqa: E731
+    embed_fn = lambda texts: embed(model, texts)
     agent = Agent(store, config, embed=embed_fn)
 
     def passage_search(question: str, filters: Any, k: int, *, method: str) -> list[Any]:

@@ -12,9 +12,7 @@ import re
 from difflib import SequenceMatcher
 
 STOPWORDS = frozenset(
-    "a an the of in on at for to and or by with from as is are was were be been being this that these those it its "
-    "what which who whom whose when where why how did does do was were has have had than then into over under "
-    "per via any all each".split()
+    ["a", "an", "the", "of", "in", "on", "at", "for", "to", "and", "or", "by", "with", "from", "as", "is", "are", "was", "were", "be", "been", "being", "this", "that", "these", "those", "it", "its", "what", "which", "who", "whom", "whose", "when", "where", "why", "how", "did", "does", "do", "was", "were", "has", "have", "had", "than", "then", "into", "over", "under", "per", "via", "any", "all", "each"]
 )
 WORD = re.compile(r"[a-z0-9]+(?:[.,][0-9]+)?")
 NUMBER = re.compile(r"\d+(?:[.,]\d+)?")

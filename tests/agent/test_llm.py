@@ -15,7 +15,7 @@ from kb.agent.llm import EmbeddedBackend, LLMChain, OpenAIBackend
 class ChatHandler(BaseHTTPRequestHandler):
     """Speaks POST /v1/chat/completions; the reply text is chosen by the test via the server."""
 
-    def do_POST(self) -> None:  # noqa: N802
+    def do_POST(self) -> None:
         body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
         self.server.requests.append((self.path, self.headers.get("Authorization"), body))  # type: ignore[attr-defined]
         status, text = self.server.replies.pop(0)  # type: ignore[attr-defined]

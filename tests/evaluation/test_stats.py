@@ -6,7 +6,13 @@ import math
 
 import pytest
 
-from kb.evaluation.stats import cohen_kappa, mirror_overlap_rejects, near_duplicate, question_count, wilson_interval
+from kb.evaluation.stats import (
+    cohen_kappa,
+    mirror_overlap_rejects,
+    near_duplicate,
+    question_count,
+    wilson_interval,
+)
 
 
 def test_wilson_matches_the_seed_papers_intervals() -> None:

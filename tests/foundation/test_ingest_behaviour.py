@@ -15,7 +15,14 @@ from kb.iris import doc_id
 from kb.stats import all_quads
 from kb.store.oxigraph_local import OxigraphLocalStore
 from kb.store.serialize import sorted_nquads
-from kb.testing import SAMPLE, Outline, write_docx, write_encrypted_pdf, write_pdf, write_zip_bomb_docx
+from kb.testing import (
+    SAMPLE,
+    Outline,
+    write_docx,
+    write_encrypted_pdf,
+    write_pdf,
+    write_zip_bomb_docx,
+)
 
 KB = [sys.executable, "-m", "kb"]
 

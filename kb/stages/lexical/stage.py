@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from kb.ingest import IngestSummary, changed_sources, collect_sources, limits_from, parse_sources, write_lexical
+from kb.ingest import (
+    IngestSummary,
+    changed_sources,
+    collect_sources,
+    limits_from,
+    parse_sources,
+    write_lexical,
+)
 from kb.progress import progress_bar
 from kb.registry import StageContext, StageResult, stages
 

@@ -15,7 +15,15 @@ from docx.oxml.ns import qn
 from docx.table import Table
 from docx.text.paragraph import Paragraph
 
-from kb.doctree import Block, Cell, ParsedDocument, Section, add_block, open_section, table_text
+from kb.doctree import (
+    Block,
+    Cell,
+    ParsedDocument,
+    Section,
+    add_block,
+    open_section,
+    table_text,
+)
 from kb.errors import InputFileError
 from kb.stages.parse.metadata import stated_metadata
 
