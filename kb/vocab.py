@@ -44,6 +44,11 @@ def sparql_prefixes() -> str:
     return "".join(f"PREFIX {p}: <{iri}>\n" for p, iri in PREFIXES.items())
 
 
+def turtle_prefixes() -> str:
+    """@prefix header for every namespace above, for Turtle written in tests and docs."""
+    return "".join(f"@prefix {p}: <{iri}> .\n" for p, iri in PREFIXES.items())
+
+
 def n(ns: str, local: str) -> NamedNode:
     """One named node in a namespace."""
     return NamedNode(ns + local)

@@ -16,20 +16,13 @@ from kb.ontology import load_module
 from kb.report import run_check
 from kb.report.qc import ontology_qc
 from kb.store.oxigraph_local import OxigraphLocalStore
+from kb.vocab import turtle_prefixes
 
-HEADER = """
-@prefix obo: <http://purl.obolibrary.org/obo/> .
-@prefix id: <https://w3id.org/cmc-kb/id/> .
-@prefix skos: <http://www.w3.org/2004/02/skos/core#> .
-@prefix cmc: <https://w3id.org/cmc-kb/ontology#> .
-@prefix oa: <http://www.w3.org/ns/oa#> .
-@prefix nif: <http://persistence.uni-leipzig.org/nlp2rdf/ontologies/nif-core#> .
-@prefix dcterms: <http://purl.org/dc/terms/> .
-@prefix doco: <http://purl.org/spar/doco/> .
-@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
-@prefix owl: <http://www.w3.org/2002/07/owl#> .
-@prefix oboInOwl: <http://www.geneontology.org/formats/oboInOwl#> .
-"""
+HEADER = (
+    turtle_prefixes()
+    + "@prefix id: <https://w3id.org/cmc-kb/id/> .\n"
+    + "@prefix oboInOwl: <http://www.geneontology.org/formats/oboInOwl#> .\n"
+)
 CHUNK = "https://w3id.org/cmc-kb/id/doc/d1/chunk/0"
 CLEAN = HEADER + f"""
 GRAPH <urn:kb:graph:lexical/d1> {{

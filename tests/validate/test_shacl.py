@@ -10,21 +10,12 @@ from pyoxigraph import RdfFormat
 from kb.ontology import load_module
 from kb.stages.validate import validate
 from kb.store.oxigraph_local import OxigraphLocalStore
+from kb.vocab import turtle_prefixes
 from kb.vocab import GRAPH_VALIDATION
 
 ID = "https://w3id.org/cmc-kb/id/"
 SHAPE = "https://w3id.org/cmc-kb/shapes#"
-HEADER = """
-@prefix obo: <http://purl.obolibrary.org/obo/> .
-@prefix id: <https://w3id.org/cmc-kb/id/> .
-@prefix skos: <http://www.w3.org/2004/02/skos/core#> .
-@prefix cmc: <https://w3id.org/cmc-kb/ontology#> .
-@prefix oa: <http://www.w3.org/ns/oa#> .
-@prefix nif: <http://persistence.uni-leipzig.org/nlp2rdf/ontologies/nif-core#> .
-@prefix dcterms: <http://purl.org/dc/terms/> .
-@prefix doco: <http://purl.org/spar/doco/> .
-@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
-"""
+HEADER = turtle_prefixes() + "@prefix id: <https://w3id.org/cmc-kb/id/> .\n"
 CLEAN = HEADER + """
 GRAPH <urn:kb:graph:lexical/d1> {
   <https://w3id.org/cmc-kb/id/doc/d1> a doco:Document ; cmc:sha256 "9f2c" ; dcterms:format "application/pdf" .
