@@ -107,3 +107,13 @@ def test_sentences_respect_lab_abbreviations() -> None:
     text = "The mixture was washed with aq. NaHCO3 and 2.0 equiv. of base. It was dried."
     spans = sentence_spans(text)
     assert [text[s:e] for s, e in spans] == ["The mixture was washed with aq. NaHCO3 and 2.0 equiv. of base.", "It was dried."]
+
+
+def test_quantities_brackets_and_programme_codes_are_not_compounds() -> None:
+    text = (
+        "The filtration took 41 min for a cake height of 26 cm. Volume (ethanol) was recorded. "
+        "KX-4471 process development: residual solvents were analysed on a DB-624 column for RA-X35; "
+        "KX-4471 hydrochloride and compound 12 gave 15."
+    )
+    got = {m.text for m in extract_chunk(Chunk("urn:c", text)) if m.kind == "substance"}
+    assert got == {"ethanol", "RA-X35", "KX-4471 hydrochloride", "compound 12", "15"}

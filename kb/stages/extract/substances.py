@@ -72,8 +72,11 @@ _NOT_SUBSTANCE_CODE = re.compile(
     r"standard|instrument|reference|ref\.|deck|appendix|form)\s+$",
     re.IGNORECASE,
 )
-# a code before these words labels a programme or project ('KX-4471 Step 1'), not a compound
-_PROJECT_CODE = re.compile(r"^\s+(?:[Ss]teps?|[Ss]tages?|programme|program|project|campaign|route|team)\b")
+# a code before these words labels a programme, project or GC/HPLC column ('KX-4471 Step 1',
+# 'KX-4471 process development', 'DB-624 column'), not a compound; 'RA-X35 synthesis' stays one
+_PROJECT_CODE = re.compile(
+    r"^\s+(?:[Ss]teps?|[Ss]tages?|programme|program|project|campaign|route|team|process|development|columns?)\b"
+)
 _SALT_TAIL = re.compile(
     r"^(?:\s+free\s+base|\s+(?:hydrochloride|hydrobromide|mesylate|tosylate|besylate|sulfate|maleate|fumarate|tartrate|citrate)(?:\s+salt)?|·HCl|\.HCl|\s+HCl\s+salt|\s+HCl|\s+salt)"
 )
@@ -177,13 +180,31 @@ def _is_whole_name(name: str) -> bool:
     return not (words[0] in TAIL_WORDS or words[0] in CLASS_NOUNS)
 
 
+_CLOSER = {"(": ")", "[": "]", "{": "}"}
+
+
+def _encloses(piece: str) -> bool:
+    """True when the first bracket closes at the last character: '(ethanol)', not '(E)-oxime' or '(2-x)carbamate'."""
+    if len(piece) < 2 or piece[0] not in _CLOSER or piece[-1] != _CLOSER[piece[0]]:
+        return False
+    depth = 0
+    for i, ch in enumerate(piece):
+        depth += (ch == piece[0]) - (ch == piece[-1])
+        if depth == 0:
+            return i == len(piece) - 1
+    return False
+
+
 def _strip_unbalanced(text: str, start: int, end: int) -> tuple[int, int]:
-    """Drop trailing punctuation and unbalanced brackets a sentence wrapped around a name."""
+    """Drop trailing punctuation and brackets a sentence wrapped around a name ('Volume (ethanol)')."""
     changed = True
     while changed and end > start:
         changed = False
         piece = text[start:end]
-        if piece[-1] in ",'" or (piece[-1] in ")]}" and piece.count(piece[-1]) > piece.count({")": "(", "]": "[", "}": "{"}[piece[-1]])):
+        if _encloses(piece):
+            start, end = start + 1, end - 1
+            changed = True
+        elif piece[-1] in ",'" or (piece[-1] in ")]}" and piece.count(piece[-1]) > piece.count({")": "(", "]": "[", "}": "{"}[piece[-1]])):
             end -= 1
             changed = True
         elif piece[0] in "([{" and piece.count(piece[0]) > piece.count({"(": ")", "[": "]", "{": "}"}[piece[0]]):
@@ -202,9 +223,11 @@ def salt_extensions(text: str, base: list[Candidate]) -> list[Candidate]:
     return out
 
 
+# a number before a unit is a quantity ('a cake height of 26 cm'), never a compound label
 _LABEL = re.compile(
     r"(?<![\w.,/-])((?:\((?:[RSEZ]|[+±-])\)-)?(?:\d{1,3}[a-z]{1,2}|\d{1,3}))(?![\w.,/]*\d)(?![\w'′-])"
-    r"(?!\s*(?:%|°|º|equiv|eq\b|mol|mmol|h\b|hr|min|mg|g\b|kg|mL|L\b|M\b|N\b|vol|V\b|K\b|bar|mbar|atm|psi|ppm|wt|[:x×]))"
+    r"(?!\s*(?:%|°|º|equiv|eq\b|mol|mmol|h\b|hr|min|s\b|mg|g\b|kg|mL|L\b|M\b|N\b|vol|V\b|K\b|bar|mbar|atm|psi|ppm|wt|"
+    r"cm\b|mm\b|µm|μm|nm\b|m\b|m2|m²|m3|m³|rpm|Hz|kW|W\b|[:x×]))"
 )
 _LABEL_LEFT = re.compile(
     r"(?:\bgave|\bgive|\bgiving|\bafford(?:ed|s|ing)?|\bfurnish(?:ed|es|ing)?|\bprovid(?:ed|es|ing)|\byield(?:ed|s|ing)?|"
