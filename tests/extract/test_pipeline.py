@@ -117,3 +117,31 @@ def test_quantities_brackets_and_programme_codes_are_not_compounds() -> None:
     )
     got = {m.text for m in extract_chunk(Chunk("urn:c", text)) if m.kind == "substance"}
     assert got == {"ethanol", "RA-X35", "KX-4471 hydrochloride", "compound 12", "15"}
+
+
+def test_dosed_materials_are_reagents_and_aqueous_quench_solutions_quench_agents() -> None:
+    text = (
+        "Nitrile 7 (9.1 kg) was charged, then N-Boc-ethanolamine was charged portionwise over 30 min. "
+        "For the quench, the reaction stream and aqueous NH4Cl were pumped into the CSTR, giving the oxazepine ring system."
+    )
+    got = found(Chunk("urn:c", text))
+    assert ("N-Boc-ethanolamine", "role:reagent") in got
+    assert ("NH4Cl", "role:quench agent") in got
+    assert ("oxazepine", "substance") not in got
+    changed = found(Chunk("urn:c", "The solvent was changed from THF to 2-MeTHF."))
+    assert ("THF", "role:solvent") not in changed
+
+
+def test_german_names_of_common_materials() -> None:
+    text = "Die freie Base wurde in Acetonitril gelöst und mit Salzsäure versetzt; die Kristallisation lieferte das Salz."
+    got = {(m.text, m.attr("canonical")) for m in extract_chunk(Chunk("urn:c", text)) if m.kind in {"substance", "unit_operation"}}
+    assert {("Acetonitril", "acetonitrile"), ("Salzsäure", "hydrochloric acid"), ("Kristallisation", "crystallisation")} <= got
+
+
+def test_a_measured_content_is_not_a_step_input() -> None:
+    from kb.stages.extract.relations import HAS_INPUT, extract_relations
+
+    chunk = Chunk("urn:d/chunk/1", "The dehydration was run in MeTHF with purified water contents up to 4%.", document="urn:d",
+                  section="Step 2: Dehydration")
+    inputs = {(r.obj, r.role) for r in extract_relations([chunk], {chunk.iri: extract_chunk(chunk)}) if r.predicate == HAS_INPUT}
+    assert inputs == {("MeTHF", "solvent")}

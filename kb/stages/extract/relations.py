@@ -88,9 +88,14 @@ def _row_roles(chunk: Chunk, mentions: list[Mention]) -> dict[tuple[int, int], s
 
 
 def _default_role(m: Mention, sentence: str, offset: int, charging: bool) -> str:
-    """A lexicon substance charged without a stated role plays its category's role; a gas blanket none."""
+    """A lexicon substance charged without a stated role plays its category's role; a gas blanket none.
+
+    'water content(s)' measures the substance in something else, so it is no charge either.
+    """
     category = m.attr("category")
     if not (charging and category) or category == "gas":
+        return ""
+    if re.match(r"\s+(?:contents?|levels?)\b", sentence[m.end - offset :], re.IGNORECASE):
         return ""
     if re.search(r"\bunder\s+(?:an?\s+)?(?:atmosphere\s+of\s+)?$", sentence[: m.start - offset], re.IGNORECASE):
         return ""

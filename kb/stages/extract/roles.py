@@ -2,8 +2,9 @@
 
 Patterns are the ones process chemists write: 'in 10 vol of 2-MeTHF' (solvent), 'catalysed by'
 and '(2 mol%)' (catalyst), 'treated with' and '(1.5 equiv)' (reagent, or base for a base),
-'afforded' and 'to give' (product), 'quenched with' (quench agent), 'as antisolvent'. A compound
-outside the lexicon charged by mass ('nitrile 7 (9.1 kg)') is the step's substrate.
+'afforded' and 'to give' (product), 'quenched with' or an aqueous solution in a quench sentence
+(quench agent), 'as antisolvent', 'was charged over 1 h' (dosed: reagent). A compound outside the
+lexicon charged by mass ('nitrile 7 (9.1 kg)') is the step's substrate.
 """
 
 from __future__ import annotations
@@ -20,6 +21,12 @@ _RIGHT_SOLVENT = re.compile(r"^\s*\(\s*\d+(?:\.\d+)?\s*(?:vol|volumes|V|L/kg|mL/
 _RIGHT_CATALYST = re.compile(r"^\s*\(\s*\d+(?:\.\d+)?\s*mol\s?%", re.IGNORECASE)
 _RIGHT_EQUIV = re.compile(r"^\s*\(\s*\d+(?:\.\d+)?\s*(?:equiv|eq)\b", re.IGNORECASE)
 _RIGHT_INPUT = re.compile(r"^\s*(?:\([^()]{0,60}\)\s*)?(?:was|were)\s+(?:charged|dissolved|suspended|slurried|treated|reacted|heated|cooled|stirred)\b", re.IGNORECASE)
+# a material dosed over time or in portions is added to the substrate, so it is a reagent
+_RIGHT_DOSED = re.compile(
+    r"^\s*(?:\([^()]{0,60}\)\s*)?(?:was|were)\s+(?:charged|added|introduced|dosed|fed)\s+"
+    r"(?:portionwise|portion-wise|dropwise|slowly|in\s+(?:\w+\s+)?portions|(?:\w+\s+)?over\s+\d)",
+    re.IGNORECASE,
+)
 _RIGHT_MASS = re.compile(r"^\s*\(\s*\d+(?:\.\d+)?\s*(?:kg|g|mg)\s*\)", re.IGNORECASE)
 
 _LEFT_PRODUCT = re.compile(
@@ -47,6 +54,11 @@ _LEFT_REAGENT = re.compile(
     r"(?:(?:a|an|the|excess|solid|neat|aqueous|aq\.|\d+(?:\.\d+)?\s*(?:M|N|%|wt%))\s+)*$",
     re.IGNORECASE,
 )
+# the material a change moved away from ('solvent changed from THF to 2-MeTHF') plays no role any more
+_LEFT_REPLACED = re.compile(r"\b(?:changed|switched|moved|converted|replaced)\s+from\s+$", re.IGNORECASE)
+# an aqueous solution in a sentence about a quench is what the reaction is quenched with
+_QUENCH_WORD = re.compile(r"\bquench", re.IGNORECASE)
+_LEFT_AQUEOUS = re.compile(r"\b(?:aqueous|aq\.|saturated|sat\.)\s+$", re.IGNORECASE)
 _LEFT_BASE = re.compile(r"\bbase\s*,?\s*$|\bbase\s+\(\s*$", re.IGNORECASE)
 
 SOLVENT_LIKE = {"solvent"}
@@ -63,6 +75,8 @@ def role_of(text: str, start: int, end: int, sentence: tuple[int, int], category
     """(role, rule) for the substance at text[start:end], or None when nothing in context says."""
     left = text[max(sentence[0], start - 80) : start]
     right = text[end : min(sentence[1], end + 80)]
+    if _LEFT_REPLACED.search(left):
+        return None
     explicit = _EXPLICIT.match(right)
     if explicit:
         return _normalise(explicit.group(1)), "role.explicit"
@@ -80,7 +94,7 @@ def role_of(text: str, start: int, end: int, sentence: tuple[int, int], category
         return "solvent", "role.solvent"
     if not category and _RIGHT_MASS.match(right):
         return "starting material", "role.substrate_mass"
-    if _RIGHT_EQUIV.match(right) or _LEFT_REAGENT.search(left):
+    if _RIGHT_EQUIV.match(right) or _LEFT_REAGENT.search(left) or _RIGHT_DOSED.match(right):
         if category in BASE_LIKE:
             return "base", "role.reagent_base"
         if category in CATALYST_LIKE:
@@ -88,6 +102,8 @@ def role_of(text: str, start: int, end: int, sentence: tuple[int, int], category
         return "reagent", "role.reagent"
     if _RIGHT_INPUT.match(right):
         return "starting material", "role.input"
+    if _LEFT_AQUEOUS.search(left) and _QUENCH_WORD.search(text[sentence[0] : sentence[1]]):
+        return "quench agent", "role.quench_aqueous"
     return None
 
 

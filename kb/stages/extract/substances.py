@@ -163,12 +163,14 @@ def systematic_names(text: str) -> list[Candidate]:
                 j += 1
                 continue
             break
-        if _is_whole_name(text[span_start:span_end]):
+        if _is_whole_name(text[span_start:span_end]) and not _PART_OF_STRUCTURE.match(text[span_end:]):
             out.append(Candidate(span_start, span_end, "substance", SUBSTANCE, "substance.systematic", 1))
         i = j
     return out
 
 
+# 'the oxazepine ring system', 'the pyridine core': a name before these words is part of a structure
+_PART_OF_STRUCTURE = re.compile(r"\s+(?:ring|rings|moiety|core|scaffold|skeleton|substituent|group|unit|fragment)\b", re.IGNORECASE)
 SUBSTITUENT_ENDINGS = ("fluoro", "chloro", "bromo", "iodo", "nitro", "amino", "hydroxy", "methoxy", "ethoxy", "cyano", "oxo", "yl", "-")
 
 
