@@ -25,7 +25,7 @@ from kb.retrieval.chunks import ChunkRecord, graph_fingerprints, read_chunks
 from kb.retrieval.dense import DenseIndex, embed, model_version, passage_text
 from kb.retrieval.filters import Columns
 from kb.retrieval.keyword import KeywordIndex
-from kb.retrieval.normalise import identifiers
+from kb.retrieval.normalise import fold, identifiers
 from kb.store import GraphStore
 
 FORMAT = 1
@@ -73,11 +73,19 @@ class PassageIndex:
         self.row_of = {r.iri: i for i, r in enumerate(self.records)}
         self.report_ids = sorted({r.report_id for r in self.records if r.report_id})
         self.codes = [identifiers(r.text) for r in self.records]
+        self.text_key = text_keys(self.records)
         self.graph_of_file = {r.file_name: r.graph for r in self.records}
         self.columns = Columns(self.records)
         self.by_graph: dict[str, list[ChunkRecord]] = {}
         for record in self.records:
             self.by_graph.setdefault(record.graph, []).append(record)
+
+
+def text_keys(records: list[ChunkRecord]) -> list[int]:
+    """One id per distinct chunk text (case- and space-folded): fifteen report versions repeat
+    most sentences verbatim, and search shows a repeated text once before any repeat."""
+    keys: dict[str, int] = {}
+    return [keys.setdefault(" ".join(fold(r.text).split()), len(keys)) for r in records]
 
 
 def read_index(folder: Path) -> PassageIndex | None:

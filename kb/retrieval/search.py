@@ -96,6 +96,26 @@ def effective_filters(query: str, filters: Filters | dict[str, str] | list[str] 
     return wanted
 
 
+def collapse(rankings: dict[str, list[int]], text_key: list[int]) -> tuple[dict[str, list[int]], list[int]]:
+    """Each method's ranking over distinct texts, and the repeated copies left out.
+
+    Report versions repeat most sentences verbatim; ten copies of one sentence would fill the
+    first page and push out the sentence that differs (another version's solvent or yield). A
+    text is represented by its first copy in any ranking (keyword before dense), so both methods
+    vote for the same row; the other copies follow all distinct texts, best first.
+    """
+    representative: dict[int, int] = {}
+    for ranking in rankings.values():
+        for row in ranking:
+            representative.setdefault(text_key[row], row)
+    distinct: dict[str, list[int]] = {}
+    for name, ranking in rankings.items():
+        keys = dict.fromkeys(text_key[row] for row in ranking)
+        distinct[name] = [representative[key] for key in keys]
+    copies = dict.fromkeys(row for ranking in rankings.values() for row in ranking if representative[text_key[row]] != row)
+    return distinct, list(copies)
+
+
 _INDEXES: dict[Path, tuple[float, PassageIndex]] = {}
 
 
@@ -136,6 +156,7 @@ def rank(
     if method in ("fused", "dense") and index.dense.ids:
         dense_scores = index.dense.scores(embed_query(model, query, threads), rows)
         rankings["dense"] = fusion.top_rows(dense_scores + 1.0, candidates)
+    rankings, copies = collapse(rankings, index.text_key)
     position = {name: {row: i + 1 for i, row in enumerate(r)} for name, r in rankings.items()}
     if method == "keyword":
         fused = {row: float(keyword_scores[row]) for row in rankings["keyword"]}  # type: ignore[index]
@@ -151,10 +172,12 @@ def rank(
     codes = identifiers(query) - {fold(rid) for rid in index.report_ids} if method == "fused" else frozenset()
     if codes:
         fused = {row: score + (EXACT_CODE_BONUS if codes <= index.codes[row] else 0.0) for row, score in fused.items()}
-    return [
+    best = [
         (row, score, {name: ranks[row] for name, ranks in position.items() if row in ranks})
         for row, score in fusion.ranked(fused, len(fused))
     ]
+    floor = best[-1][1] if best else 0.0
+    return best + [(row, floor, {}) for row in copies]
 
 
 def search(

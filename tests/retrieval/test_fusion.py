@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from kb.retrieval.fusion import ranked, reciprocal_rank, top_rows, weighted
+from kb.retrieval.search import collapse
 
 
 def test_rrf_rewards_agreement() -> None:
@@ -24,3 +25,10 @@ def test_weighted_normalises_each_method() -> None:
 def test_top_rows_skips_filtered_and_zero_scores() -> None:
     scores = np.array([0.0, 2.0, -np.inf, 2.0, 1.0], dtype=np.float32)
     assert top_rows(scores, 10) == [1, 3, 4]
+
+
+def test_repeated_texts_collapse_to_one_row_that_both_methods_vote_for() -> None:
+    text_key = [0, 0, 1, 2, 1]  # rows 0/1 and 2/4 are copies of one text in two report versions
+    distinct, copies = collapse({"keyword": [1, 0, 2, 4], "dense": [4, 3, 0]}, text_key)
+    assert distinct == {"keyword": [1, 2], "dense": [2, 3, 1]}
+    assert copies == [0, 4]
