@@ -30,6 +30,17 @@ _UNITS: dict[str, str] = {
     "equiv": "equiv", "eq": "equiv", "equiv.": "equiv", "eq.": "equiv", "äq": "equiv",
     "bar": "bar", "mbar": "mbar", "rpm": "rpm", "m": "molar", "n": "normal", "ppm": "ppm", "nm": "nm",
 }
+# a quantity also stands for what it measures, so "how long" or "what temperature" reaches a
+# sentence that only says "stirred at 50 °C for 3 h"
+_DIMENSIONS: dict[str, str] = {
+    "degc": "temperature", "degf": "temperature", "h": "time", "min": "time", "s": "time", "bar": "pressure", "mbar": "pressure",
+}
+# question wordings of an attribute -> the words a passage stating it uses
+ATTRIBUTES: dict[str, str] = {
+    "how long": "time", "duration": "time", "how hot": "temperature", "how warm": "temperature",
+    "recommendation": "conclusion", "recommendations": "conclusion", "recommended": "conclusion",
+}
+ATTRIBUTE = re.compile(r"(?<!\w)(" + "|".join(re.escape(a) for a in ATTRIBUTES) + r")(?!\w)", re.IGNORECASE)
 _UNIT_PATTERN = "|".join(sorted((re.escape(u) for u in _UNITS), key=len, reverse=True))
 QUANTITY = re.compile(
     rf"(?<![\w.,])(\d+(?:[.,]\d+)?)\s?(?:[-–]\s?\d+(?:[.,]\d+)?\s?)?({_UNIT_PATTERN})(?![\w])",
@@ -120,6 +131,10 @@ def terms(text: str) -> list[Term]:
         out.extend(word_terms(match.group(), match.start()))
     for match in QUANTITY.finditer(text):
         out.append(Term(quantity_term(match.group(1), match.group(2)), match.start(), match.end()))
+        dimension = _DIMENSIONS.get(_UNITS[fold(match.group(2))], "")
+        out.extend(Term(stem(word), match.start(), match.end()) for word in dimension.split())
+    for match in ATTRIBUTE.finditer(text):
+        out.extend(Term(stem(word), match.start(), match.end()) for word in ATTRIBUTES[fold(match.group(1))].split())
     for match in VERSION.finditer(text):
         out.append(Term("v" + match.group(1), match.start(), match.end()))
     short, long, table = synonym_table()

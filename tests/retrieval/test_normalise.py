@@ -43,3 +43,10 @@ def test_matched_spans_point_at_raw_text() -> None:
     text = "Heat the mixture to 60 °C in MeCN."
     spans = matched_spans(text, set(term_list("acetonitrile at 60 C")))
     assert [text[s:e] for s, e in spans] == ["60 °C", "MeCN"]
+
+
+def test_attribute_question_meets_a_bare_quantity() -> None:
+    sentence = set(term_list("The mixture was stirred at 50 °C for 3 h."))
+    assert set(term_list("how long")) & sentence
+    assert set(term_list("reaction temperature")) & sentence
+    assert set(term_list("recommendation")) & set(term_list("Conclusions and next steps"))
