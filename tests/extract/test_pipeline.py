@@ -145,3 +145,10 @@ def test_a_measured_content_is_not_a_step_input() -> None:
                   section="Step 2: Dehydration")
     inputs = {(r.obj, r.role) for r in extract_relations([chunk], {chunk.iri: extract_chunk(chunk)}) if r.predicate == HAS_INPUT}
     assert inputs == {("MeTHF", "solvent")}
+
+
+def test_sentence_initial_forms_salt_formation_and_charged_lexicon_reagents() -> None:
+    got = found(Chunk("urn:c", "Aq. HCl (2 vol) was added. Salt formation of KX-4471 free base with HCl in IPA. c-PrB(OH)2 was charged in one portion."))
+    assert got[("Aq. HCl", "substance")].attr("canonical") == "hydrochloric acid"
+    assert ("KX-4471 free base", "role:product") not in got
+    assert ("c-PrB(OH)2", "role:starting material") not in got

@@ -62,6 +62,18 @@ def make_lexicon_matcher(nlp: Language, name: str) -> LexiconMatcher:
     return LexiconMatcher(nlp, default_lexicon())
 
 
+_LOWER_HEAD = re.compile(r"^[a-z]{2,}\.?\s")
+
+
+def _sentence_initial(forms: tuple[str, ...]) -> list[str]:
+    """'Aq. HCl' for 'aq. HCl': a mixed-case form led by a lower-case word, capitalised as a sentence starts.
+
+    All-lower-case forms already match in any case; a form led by a symbol or prefix ('n-BuLi',
+    'mCPBA') is left alone, since capitalising it would name something else.
+    """
+    return [f[0].upper() + f[1:] for f in forms if f != f.lower() and _LOWER_HEAD.match(f)]
+
+
 class LexiconMatcher:
     """Proposes every lexicon form found in the text, typed by its entry."""
 
@@ -71,7 +83,7 @@ class LexiconMatcher:
         self.lower = PhraseMatcher(nlp.vocab, attr="LOWER")
         for index, entry in enumerate(self.entries):
             key = f"lex{index}"
-            self.exact.add(key, [nlp.make_doc(f) for f in entry.forms])
+            self.exact.add(key, [nlp.make_doc(f) for f in (*entry.forms, *_sentence_initial(entry.forms))])
             lower_forms = [f for f in entry.forms if f == f.lower() and len(f) >= 4]
             if lower_forms:
                 self.lower.add(key, [nlp.make_doc(f) for f in lower_forms])

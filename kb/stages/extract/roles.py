@@ -32,7 +32,7 @@ _RIGHT_MASS = re.compile(r"^\s*\(\s*\d+(?:\.\d+)?\s*(?:kg|g|mg)\s*\)", re.IGNORE
 _LEFT_PRODUCT = re.compile(
     r"\b(?:afford(?:ed|s|ing)?|to\s+afford|gave|give|giving|to\s+give|yield(?:ed|s|ing)?|to\s+yield|furnish(?:ed|es|ing)?|"
     r"provid(?:ed|es|ing)|deliver(?:ed|s|ing)?|produc(?:ed|es|ing)|generat(?:ed|ing)|isolated\s+as|obtained\s+as|"
-    r"convert(?:ed|s)?\s+(?:in)?to|led\s+to|forming|formation\s+of|synthesis\s+of|preparation\s+of)"
+    r"convert(?:ed|s)?\s+(?:in)?to|led\s+to|forming|(?<![Ss]alt\s)formation\s+of|synthesis\s+of|preparation\s+of)"
     r"\s+(?:the\s+|a\s+|an\s+)?(?:(?:desired|corresponding|crude|pure|title|target|expected|final)\s+)?(?:[\w-]+\s+){0,1}$",
     re.IGNORECASE,
 )
@@ -100,7 +100,7 @@ def role_of(text: str, start: int, end: int, sentence: tuple[int, int], category
         if category in CATALYST_LIKE:
             return "catalyst", "role.reagent_catalyst"
         return "reagent", "role.reagent"
-    if _RIGHT_INPUT.match(right):
+    if not category and _RIGHT_INPUT.match(right):
         return "starting material", "role.input"
     if _LEFT_AQUEOUS.search(left) and _QUENCH_WORD.search(text[sentence[0] : sentence[1]]):
         return "quench agent", "role.quench_aqueous"
