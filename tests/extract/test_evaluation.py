@@ -56,9 +56,12 @@ def demo_truth(tmp_path_factory: pytest.TempPathFactory) -> dict:
 
 @pytest.mark.slow
 def test_demo_program_entities(demo_truth: dict) -> None:
-    """Strict recall; precision credits unrecorded exact surface forms (see score_demo_entities)."""
+    """The issue's goals on the strict figures; precision also credited for unrecorded exact surface forms."""
     scores = score_demo_entities(demo_truth)
     assert scores["overall"]["recall"] >= 0.95
+    assert scores["overall"]["f1"] >= 0.90
+    for kind, score in scores["mentions"].items():
+        assert score["f1"] >= 0.85, (kind, score)
     assert scores["facts"]["recall"] >= 0.95
     assert scores["out_of_lexicon_recall"] >= 0.90
     credited = scores["mentions_known_forms_credited"]
