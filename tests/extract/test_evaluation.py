@@ -93,3 +93,17 @@ def test_demo_program_step_relations(demo_truth: dict, tmp_path: Path, config) -
         assert scores[field]["f1"] >= 0.80, (field, scores[field])
     for field in ("equipment", "unit_operations", "precedes"):
         assert scores[field]["f1"] >= 0.70, (field, scores[field])
+
+
+def test_a_sentence_repeated_on_a_page_is_scored_per_occurrence() -> None:
+    entities = [{"id": "thf", "type": "chemical_substance", "forms": ["THF"], "in_lexicon": True},
+                {"id": "kf", "type": "analytical_method", "forms": ["KF"], "in_lexicon": True}]
+    once = {"document": "d", "section": "s", "page": 1, "table": None}
+
+    def mentions(text: str, forms: list[tuple[str, str]]) -> list[dict]:
+        return [{**once, "text": text, "form": f, "entity": e} for f, e in forms]
+
+    twice = mentions("THF was dried to 0.1% by KF.", [("THF", "thf"), ("KF", "kf")]) * 2
+    repeated_word = mentions("THF and THF.", [("THF", "thf"), ("THF", "thf")])
+    scores = score_demo_entities({"entities": entities, "mentions": twice + repeated_word})
+    assert scores["overall"]["tp"] == 6 and scores["overall"]["fp"] == 0 and scores["overall"]["fn"] == 0
