@@ -25,12 +25,12 @@ def top_rows(scores: np.ndarray, n: int) -> list[int]:
     return [int(r) for r in valid[order][:n]]
 
 
-def reciprocal_rank(rankings: list[list[int]], *, k: int = RRF_K) -> dict[int, float]:
-    """Sum over methods of 1 / (k + rank), rank starting at 1."""
+def reciprocal_rank(rankings: list[list[int]], *, k: int = RRF_K, weights: list[float] | None = None) -> dict[int, float]:
+    """Sum over methods of weight / (k + rank), rank starting at 1 (weights default to 1)."""
     fused: dict[int, float] = {}
-    for ranking in rankings:
+    for ranking, weight in zip(rankings, weights or [1.0] * len(rankings)):
         for rank, row in enumerate(ranking, start=1):
-            fused[row] = fused.get(row, 0.0) + 1.0 / (k + rank)
+            fused[row] = fused.get(row, 0.0) + weight / (k + rank)
     return fused
 
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from kb.retrieval.filters import Filters
 from kb.retrieval.fusion import ranked, reciprocal_rank, top_rows, weighted
-from kb.retrieval.search import collapse
+from kb.retrieval.search import collapse, without_anchors
 
 
 def test_rrf_rewards_agreement() -> None:
@@ -32,3 +33,14 @@ def test_repeated_texts_collapse_to_one_row_that_both_methods_vote_for() -> None
     distinct, copies = collapse({"keyword": [1, 0, 2, 4], "dense": [4, 3, 0]}, text_key)
     assert distinct == {"keyword": [1, 2], "dense": [2, 3, 1]}
     assert copies == [0, 4]
+
+
+def test_weighted_rrf_halves_a_methods_vote() -> None:
+    fused = reciprocal_rank([[1], [2]], k=60, weights=[1.0, 0.5])
+    assert fused == {1: 1 / 61, 2: 0.5 / 61}
+
+
+def test_the_embedded_question_drops_the_anchors_its_filter_enforces() -> None:
+    query = "In report TR-2019-014 version 7, how long is step 1 held?"
+    assert without_anchors(query, Filters(series="TR-2019-014", version="7")) == "how long is step 1 held?"
+    assert without_anchors(query, Filters(series="TR-2019-014", version="3..8")) == "In version 7, how long is step 1 held?"
