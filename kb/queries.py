@@ -2,8 +2,8 @@
 
 The loader parses each file into a strict model and registers it by name. The CLI, the Flask
 routes and the agent all run templates from this registry and hold no SPARQL of their own.
-Parameter values are bound as RDF terms through the store's substitution mechanism, never by
-string formatting.
+Parameter values are bound as RDF terms through the store's ``bindings=`` (a VALUES block of
+escaped N-Triples terms), never by string formatting.
 """
 
 from __future__ import annotations

@@ -7,11 +7,12 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
-from pyoxigraph import BlankNode, NamedNode, Quad, RdfFormat, Store, Variable
+from pyoxigraph import BlankNode, NamedNode, Quad, RdfFormat, Store
 
 from kb.errors import QueryError, StoreError
 from kb.store.protocol import QueryResult
 from kb.store.serialize import delete_data, insert_data
+from kb.store.sparql_text import inject_values
 
 if TYPE_CHECKING:
     from kb.config import Config
@@ -112,9 +113,11 @@ class OxigraphLocalStore:
         return sorted(g.value for g in self._store.named_graphs() if isinstance(g, NamedNode))
 
     def query(self, sparql: str, *, bindings: Mapping[str, Term] | None = None) -> QueryResult:
-        substitutions = {Variable(k): v for k, v in (bindings or {}).items()}
+        """Bindings go in as a VALUES block, as for the remote adapter: pyoxigraph 0.5's
+        ``substitutions`` do not reach the join planner, so a bound mention IRI behind a
+        ``?p a oa:TextPositionSelector`` pattern cost a scan of every selector (0.68 s vs 0.5 ms)."""
         try:
-            return self._store.query(sparql, substitutions=substitutions or None)
+            return self._store.query(inject_values(sparql, bindings or {}))
         except SyntaxError as exc:
             raise QueryError(f"SPARQL syntax error: {exc}") from exc
         except RuntimeError as exc:

@@ -1,7 +1,7 @@
 """The one store interface every stage talks to, and the adapter registry.
 
-Values enter queries only through ``bindings=`` (pyoxigraph substitutions), never by string
-formatting. Capabilities are flags on the adapter, not isinstance checks.
+Values enter queries only through ``bindings=`` (a VALUES block of N-Triples terms built by
+``sparql_text.inject_values``), never by string formatting. Capabilities are flags on the adapter, not isinstance checks.
 """
 
 from __future__ import annotations
@@ -45,8 +45,8 @@ class GraphStore(Protocol):
     def query(self, sparql: str, *, bindings: Mapping[str, Term] | None = None) -> QueryResult:
         """Run a SPARQL 1.1 query; ``bindings`` maps variable names to RDF terms.
 
-        Bound variables must appear in the SELECT projection (SPARQL-dev SEP-0007): use SELECT *
-        or list them.
+        Bound variables must appear in the SELECT projection to be returned: use SELECT * or list
+        them. Sub-SELECTs do not see them.
         """
 
     def update(self, sparql: str) -> None:

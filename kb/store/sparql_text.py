@@ -2,7 +2,7 @@
 
 Strings, IRIs and comments are single tokens, so a keyword or brace inside a literal or an IRI
 is never mistaken for syntax. Used to inject bindings as a VALUES block (remote stores have no
-substitution API), to add protocol ``USING`` clauses to updates, and to spot SERVICE / LOAD.
+substitution API, and pyoxigraph's does not reach its join planner), to add protocol ``USING`` clauses to updates, and to spot SERVICE / LOAD.
 """
 
 from __future__ import annotations
