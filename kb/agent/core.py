@@ -11,7 +11,7 @@ from pathlib import Path
 from kb.agent.answer import Answer, Tracer, TraceStep
 from kb.agent.domain import DomainAgent
 from kb.agent.lexical import LexicalAgent, Search
-from kb.agent.linking import EntityLinker
+from kb.agent.linking import EntityLinker, LinkedQuestion
 from kb.agent.llm import LLMChain
 from kb.agent.phrasing import phrase_answer
 from kb.agent.router import NearestNeighbourRouter, Router, rule_route
@@ -71,6 +71,18 @@ class Agent:
 
         return LexicalAgent(self.store, search, self.llm)
 
+    def compare_versions(self, text: str, linked: LinkedQuestion, tracer: Tracer) -> Answer:
+        """A change between two named versions: each version's own statement leads, in the order asked,
+        then the condition values the graph records as changed between them (all steps)."""
+        passages = self.lexical.answer(text, linked, tracer)
+        structured = self.domain.answer(text, linked, "version_change", tracer)
+        if not passages.found_evidence:
+            return structured
+        if structured.found_evidence:
+            passages.items.extend(structured.items)
+            passages.route = "hybrid"
+        return passages
+
     def ask(self, question: str, *, route: str | None = None, on_step: Callable[[TraceStep], None] | None = None) -> Answer:
         """Answer with citations; never writes to the store. ``on_step`` streams the trace."""
         tracer = Tracer(on_step)
@@ -91,7 +103,9 @@ class Agent:
             decision_route, question_class = decision.route, decision.question_class
             tracer.add("route", route=decision.route, method=decision.method, reason=decision.reason, question_class=question_class,
                        llm_calls=[c.__dict__ for c in (reply.calls if reply else [])])
-        if decision_route == "domain":
+        if decision_route == "domain" and question_class == "version_change" and linked.series and len(linked.versions) >= 2:
+            answer = self.compare_versions(text, linked, tracer)
+        elif decision_route == "domain":
             answer = self.domain.answer(text, linked, question_class, tracer)
             if not answer.found_evidence and route is None:
                 tracer.add("fallback", reason="domain agent found nothing; trying passages")

@@ -24,7 +24,7 @@ STOPWORDS = set(
     ["a", "an", "the", "of", "in", "on", "at", "for", "to", "and", "or", "by", "with", "from", "what", "which", "who", "whom", "whose", "when", "where", "why", "how", "is", "are", "was", "were", "be", "been", "this", "that", "these", "those", "it", "its", "as", "do", "does", "did", "used", "use", "using", "report", "version", "step", "all", "any", "there", "their", "list", "give", "show", "tell", "me", "please"]
 )
 QUANTITY = re.compile(r"\b(temperature|time|how long|yield|purity|pressure|ph|volume|equivalents?|amount|lot|batch|scale|concentration)\b", re.IGNORECASE)
-NUMBER = re.compile(r"\d")
+VALUE_QUESTION = re.compile(r"\b(what|which|how many)\b[^?]*\b(reported|value|level|range|factor|rise|conversion|charge|loading|density|rrt|pde|point)\b", re.IGNORECASE)
 UNIT_OF_QUANTITY = {
     "temperature": re.compile(r"-?\d+(?:\.\d+)?\s*°\s*[CF]|\d+\s*K\b"),
     "time": re.compile(r"\d+(?:\.\d+)?\s*(?:h|hours?|min|minutes?|days?)\b"),
@@ -39,14 +39,60 @@ UNIT_OF_QUANTITY = {
     "lot": re.compile(r"\b[A-Z0-9]{2,}-\d{2}-\d{3}\b|\blot\b", re.IGNORECASE),
     "batch": re.compile(r"\b[A-Z0-9]{2,}-\d{2}-\d{3}\b|\bbatch\b", re.IGNORECASE),
 }
+FILE_NAME = re.compile(r"\S+\.(?:docx|pdf|pptx|xlsx|html?|md|txt)\b", re.IGNORECASE)
+COMPARE_K = 12
+CHANGE_WORDS = re.compile(r"\b(chang\w*|differ\w*|modif\w*|evolv\w*|how did)\b", re.IGNORECASE)
+SECTION_NUMBER = re.compile(r"^\s*\d+(?:\.\d+)*\.?\s+")
 ANSWER_SENTENCES = 2
 SECOND_SENTENCE_SHARE = 0.75
 
 Search = Callable[..., list[Any]]
 
 
+CAPTION = re.compile(r"^\s*(Table|Figure|Scheme|Slide)\s+\d+\s*[:.]", re.IGNORECASE)
+CAPTION_PENALTY = 2.0
+ENTITY_WEIGHT = 1.0
+SECTION_WORDS = {"conclusion", "recommendation", "summary", "procedure", "safety", "specification", "discussion", "outlook"}
+SECTION_WORD_WEIGHT = 2.0
+TABLE_HEADER_WEIGHT = 0.5
+
+
+def stem(word: str) -> str:
+    """Plural to singular, enough for 'conclusions' to meet 'conclusion' and 'volumes' 'volume'."""
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")) else word
+
+
 def terms(text: str) -> set[str]:
-    return {w for w in re.findall(r"[\w\-]+", text.lower()) if w not in STOPWORDS and len(w) > 1}
+    """Content words, singular; digits count ("run 5", "Step 3")."""
+    return {stem(w) for w in re.findall(r"[\w\-]+", text.lower()) if w not in STOPWORDS and (len(w) > 1 or w.isdigit())}
+
+
+def cells(line: str) -> list[str]:
+    return [c.strip() for c in line.split(" | ")]
+
+
+def reading_units(passage: Any) -> list[tuple[int, int, str]]:
+    """Sentences with their context: a table's data rows carry the header row, which is no answer by itself."""
+    spans = sentence_spans(passage.text)
+    if getattr(passage, "kind", "") != "table" or len(spans) < 2:
+        return [(begin, end, "") for begin, end in spans]
+    header = passage.text[spans[0][0] : spans[0][1]]
+    return [(begin, end, header) for begin, end in spans[1:]]
+
+
+def with_section(statement: str, section_path: str) -> str:
+    """The statement, then the section it stands in ('Step 3: SNAr cyclisation > Charges'), numbering
+    dropped: a table row alone does not say which step or material it is about."""
+    where = " > ".join(SECTION_NUMBER.sub("", part).strip() for part in section_path.split(" > ") if part.strip())
+    return f"{statement} [{where}]" if where else statement
+
+
+def row_answer(header: str, row: str) -> str:
+    """'RRT: 1.37; Limit: 0.15%' from a header row and a data row of the same width, else the row."""
+    names, values = cells(header), cells(row)
+    if len(names) != len(values):
+        return row
+    return "; ".join(f"{name}: {value}" for name, value in zip(names, values))
 
 
 @dataclass
@@ -55,30 +101,60 @@ class Scored:
     passage: Any
     start: int
     end: int
+    header: str = ""
+
+    @property
+    def quote(self) -> str:
+        return self.passage.text[self.start : self.end].strip()
+
+    @property
+    def statement(self) -> str:
+        """The sentence, or a table row spelled out with its column names."""
+        return row_answer(self.header, self.quote) if self.header else self.quote
 
 
-def best_sentences(question: str, passages: list[Any], limit: int = 2) -> list[Scored]:
+def form_patterns(forms: dict[str, list[str]]) -> list[re.Pattern[str]]:
+    """One pattern per linked entity matching any of its labels ('KOtBu' for potassium tert-butoxide)."""
+    return [re.compile(r"(?<![\w-])(" + "|".join(re.escape(f) for f in sorted(labels, key=len, reverse=True)) + r")(?![\w-])", re.IGNORECASE)
+            for labels in forms.values() if labels]
+
+
+def value_numbers(sentence: str, question_terms: set[str]) -> bool:
+    """A number the question did not bring ('Step 3', 'version 12' do not count)."""
+    return any(n not in question_terms for n in re.findall(r"\d+(?:\.\d+)?", sentence))
+
+
+def best_sentences(question: str, passages: list[Any], limit: int = 2, *, forms: dict[str, list[str]] | None = None,
+                   anchors: set[str] | frozenset[str] = frozenset()) -> list[Scored]:
     """Sentences (or table rows) ranked by question-term coverage, then passage rank.
 
     A sentence stating the asked quantity with its unit ("what temperature" -> "65 °C") earns a
     bonus, and terms of the passage's section path count a little toward all its sentences, so
     "the SNAr temperature" finds "held at 65 °C" under "Step 3: SNAr cyclisation > Procedure".
     """
-    wanted = terms(question)
+    wanted = terms(question) - anchors
     asked = [UNIT_OF_QUANTITY[q.lower()] for q in QUANTITY.findall(question) if q.lower() in UNIT_OF_QUANTITY]
-    quantity = bool(QUANTITY.search(question))
+    quantity = bool(QUANTITY.search(question)) or bool(VALUE_QUESTION.search(question))
+    entities = form_patterns(forms or {})
     scored: list[Scored] = []
     for rank, passage in enumerate(passages):
-        context = 0.3 * len(wanted & terms(getattr(passage, "section_path", "")))
-        for begin, end in sentence_spans(passage.text):
+        section = wanted & terms(getattr(passage, "section_path", ""))
+        context = sum(SECTION_WORD_WEIGHT if t in SECTION_WORDS else 0.3 for t in section)
+        for begin, end, header in reading_units(passage):
             sentence = passage.text[begin:end]
-            overlap = len(wanted & terms(sentence))
+            found = wanted & terms(sentence)
             states_quantity = any(pattern.search(sentence) for pattern in asked)
-            if overlap == 0 and not states_quantity:
+            named = sum(1 for pattern in entities if pattern.search(sentence))
+            if not found and not states_quantity and not named:
                 continue
-            score = overlap + context - 0.05 * rank
-            score += 1.5 if states_quantity else (0.5 if quantity and NUMBER.search(sentence) else 0.0)
-            scored.append(Scored(score, passage, begin, end))
+            score = len(found) + context - 0.05 * rank
+            if header:
+                score += TABLE_HEADER_WEIGHT * len((wanted & terms(header)) - found)
+                score += 1.0 if terms(cells(sentence)[0]) & wanted else 0.0
+            score += 1.5 if states_quantity else (0.5 if quantity and value_numbers(sentence, wanted) else 0.0)
+            score += ENTITY_WEIGHT * named
+            score -= CAPTION_PENALTY if CAPTION.match(sentence) else 0.0
+            scored.append(Scored(score, passage, begin, end, header))
     scored.sort(key=lambda s: (-s.score, s.passage.iri, s.start))
     return scored[:limit]
 
@@ -98,31 +174,60 @@ class LexicalAgent:
             filters["version"] = linked.versions[0]
         return filters
 
-    def answer(self, question: str, linked: LinkedQuestion, tracer: Tracer) -> Answer:
-        filters = self.filters(linked)
-        steps = 0
+    def passages(self, question: str, filters: dict[str, str], tracer: Tracer, why: str = "") -> list[Any]:
+        """Search with the question's filters; without them only when they leave nothing."""
         passages = self.search(question, filters, self.k)
-        steps += 1
-        tracer.add("lexical.search", filters=filters, k=self.k, hits=[p.iri for p in passages])
+        tracer.add("lexical.search", filters=filters, k=self.k, hits=[p.iri for p in passages], why=why)
         if not passages and filters:
             passages = self.search(question, {}, self.k)
-            steps += 1
             tracer.add("lexical.search", filters={}, k=self.k, hits=[p.iri for p in passages], why="no hit with filters")
-        if not passages:
-            return Answer(question, "lexical", "I found no passage that matches this question.", found_evidence=False)
-        chosen = best_sentences(question, passages, limit=12)
-        steps += 1
-        tracer.add("lexical.read", sentences=[(s.passage.iri, s.start, s.end, round(s.score, 2)) for s in chosen], steps=steps)
-        if not chosen:
-            return Answer(question, "lexical", "The best passages do not contain the question's terms; no answer is given.", found_evidence=False)
+        return passages
+
+    def statements(self, question: str, passages: list[Any], linked: LinkedQuestion, filters: dict[str, str], tracer: Tracer,
+                   most: int = ANSWER_SENTENCES) -> list[AnswerItem]:
+        """The best sentences or table rows; a text found in several documents is one item citing each.
+
+        The report id and version a filter already enforces earn nothing ("version 13" in a
+        conclusions preamble is no answer), while any label of a linked entity does ("KOtBu").
+        """
+        anchors = terms(" ".join(filters.values())) if filters else set()
+        chosen = best_sentences(question, passages, limit=12, forms=linked.forms, anchors=anchors)
+        tracer.add("lexical.read", sentences=[(s.passage.iri, s.start, s.end, round(s.score, 2)) for s in chosen])
         builder = CitationBuilder(self.store)
         items: dict[str, AnswerItem] = {}
         for scored in chosen:
-            quote = scored.passage.text[scored.start : scored.end].strip()
-            if quote not in items and (len(items) == ANSWER_SENTENCES or scored.score < SECOND_SENTENCE_SHARE * chosen[0].score):
+            quote = scored.quote
+            if quote not in items and (len(items) == most or scored.score < SECOND_SENTENCE_SHARE * chosen[0].score):
                 continue
-            item = items.setdefault(quote, AnswerItem(text=quote))
             citation = builder.cite(scored.passage.iri, quote=quote)
+            item = items.setdefault(quote, AnswerItem(text=with_section(scored.statement, citation.section_path if citation else "")))
             if citation is not None and citation not in item.citations:
                 item.citations.append(citation)
-        return Answer(question, "lexical", " ".join(items), items=list(items.values()))
+        return list(items.values())
+
+    def answer(self, question: str, linked: LinkedQuestion, tracer: Tracer) -> Answer:
+        if linked.series and len(linked.versions) >= 2:
+            return self.compare(question, linked, tracer)
+        filters = self.filters(linked)
+        passages = self.passages(question, filters, tracer)
+        if not passages:
+            return Answer(question, "lexical", "I found no passage that matches this question.", found_evidence=False)
+        items = self.statements(question, passages, linked, filters, tracer)
+        if not items:
+            return Answer(question, "lexical", "The best passages do not contain the question's terms; no answer is given.", found_evidence=False)
+        return Answer(question, "lexical", " ".join(i.text for i in items), items=items)
+
+    def compare(self, question: str, linked: LinkedQuestion, tracer: Tracer) -> Answer:
+        """Two versions of one report named: the best statement of each, in the order asked."""
+        items: list[AnswerItem] = []
+        parts = []
+        asked = CHANGE_WORDS.sub(" ", FILE_NAME.sub(" ", question))
+        for version in linked.versions[:2]:
+            filters = {"series": linked.series[0], "version": version}
+            found = self.statements(asked, self.search(asked, filters, COMPARE_K), linked, filters, tracer, most=1)
+            tracer.add("lexical.compare", filters=filters, found=len(found))
+            parts.append(f"In version {version}: {found[0].text if found else 'no matching statement was found.'}")
+            items.extend(found)
+        if not items:
+            return Answer(question, "lexical", f"Neither version of {linked.series[0]} has a passage that matches this question.", found_evidence=False)
+        return Answer(question, "lexical", " ".join(parts), items=items)

@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 from rapidfuzz import fuzz, process
 
 from kb import vocab as V
-from kb.stages.parse.metadata import REPORT_ID
 from kb.store import GraphStore
 
 KIND_OF_TYPE = {
@@ -47,7 +46,8 @@ CONDITION_WORDS = {
     "yield": "yield",
     "purity": "purity",
 }
-VERSION_IN_QUESTION = re.compile(r"\b(?:v|version\s*|rev\.?\s*)(\d+(?:\.\d+)?)\b", re.IGNORECASE)
+REPORT_ID_IN_QUESTION = re.compile(r"(?<![A-Za-z0-9])([A-Z]{2,5}-\d{4}-\d{2,4})(?![A-Za-z0-9-])")  # also before "_v9" in a file name
+VERSION_IN_QUESTION = re.compile(r"(?<![A-Za-z])(?:v|version\s*|rev\.?\s*)(\d+(?:\.\d+)?)(?!\d)", re.IGNORECASE)  # also "TR-2019-014_v9_2019-11-30.docx"
 LABELS = V.sparql_prefixes() + """
 SELECT ?entity ?label ?type ?preferred WHERE {
   GRAPH <urn:kb:graph:domain> {
@@ -83,6 +83,7 @@ class LinkedQuestion:
     versions: list[str] = field(default_factory=list)
     roles: list[str] = field(default_factory=list)
     conditions: list[str] = field(default_factory=list)
+    forms: dict[str, list[str]] = field(default_factory=dict)
 
     def of_kind(self, kind: str) -> list[Link]:
         return [link for link in self.entities if link.kind == kind and not link.ambiguous]
@@ -105,10 +106,12 @@ class EntityLinker:
     def __init__(self, entries: list[LabelEntry], *, fuzzy_threshold: float = 92.0) -> None:
         self.fuzzy_threshold = fuzzy_threshold
         self.by_label: dict[str, dict[str, LabelEntry]] = {}
+        self.forms: dict[str, list[str]] = {}
         for entry in entries:
             self.by_label.setdefault(entry.label.lower(), {})[entry.entity] = entry
+            self.forms.setdefault(entry.entity, []).append(entry.label)
         self.labels = sorted(self.by_label, key=lambda s: (-len(s), s))
-        self.patterns = [(label, re.compile(r"(?<![\w-])" + re.escape(label) + r"(?![\w-])", re.IGNORECASE)) for label in self.labels if label]
+        self.patterns = [(label, re.compile(r"(?<![\w-])" + re.escape(label) + r"(?![\w-])", re.IGNORECASE)) for label in self.labels if label and not label.isdigit()]
 
     @classmethod
     def from_store(cls, store: GraphStore) -> EntityLinker:
@@ -131,8 +134,9 @@ class EntityLinker:
                 linked.entities.append(self.make_link(found.group(0), span, self.by_label[label], 100.0))
         linked.entities.extend(self.fuzzy(question, taken))
         linked.entities.sort(key=lambda link: link.start)
-        linked.series = sorted(set(REPORT_ID.findall(question)), key=question.index)
-        linked.versions = VERSION_IN_QUESTION.findall(question)
+        linked.forms = {link.entity: sorted(set(self.forms.get(link.entity, [link.label]))) for link in linked.entities if not link.ambiguous}
+        linked.series = list(dict.fromkeys(REPORT_ID_IN_QUESTION.findall(question)))
+        linked.versions = list(dict.fromkeys(VERSION_IN_QUESTION.findall(question)))
         lowered = question.lower()
         linked.roles = [iri for word, iri in ROLE_WORDS.items() if re.search(rf"\b{word}s?\b", lowered)]
         linked.conditions = sorted({kind for word, kind in CONDITION_WORDS.items() if re.search(rf"\b{word}s?\b", lowered)})

@@ -47,9 +47,15 @@ class Namer:
         self.steps = {s["id"]: f"Step {s['number']} ({s['name']})" for s in gt["steps"]}
 
     def __call__(self, subject: str) -> str:
+        """Key ids never reach a stem: 'imp@step' and 'step/parameter/substance' are spelled out."""
+        if "@" in subject:
+            impurity, step = subject.split("@", 1)
+            return f"{self.entities.get(impurity, impurity)} after {self.steps.get(step, step)}"
         if "/" in subject:
             step, thing = subject.split("/", 1)
-            return f"{self.entities.get(thing, thing)} in {self.steps.get(step, step)}"
+            parameter, _, substance = thing.rpartition("/")
+            named = f"the {parameter} of {self.entities.get(substance, substance)}" if parameter else self.entities.get(thing, thing)
+            return f"{named} in {self.steps.get(step, step)}"
         return self.steps.get(subject) or self.entities.get(subject) or subject
 
 

@@ -1,7 +1,8 @@
 """Scoring, on the harness side only: Tier-1 letters, Tier-2 0-5 scores, list precision/recall.
 
 Tier 1: the letter whose option is best supported by the system's answer and cited evidence
-(numbers count double); no support at all is an abstention. Tier 2, deterministic scorer: up to
+(numbers count double; equal support goes to the value stated first); no support at all is an
+abstention. Tier 2, deterministic scorer: up to
 3 points for the gold values in the free-form answer, 1 for citing the gold evidence, 1 for
 naming the subject; an answer that states a distractor's value and not the gold one scores at
 most 1. Pass at >= 4, as in the seed.
@@ -31,12 +32,57 @@ def support(option: str, evidence: str) -> float:
     return 2 * num_score + word_score if nums else word_score
 
 
-def choose_letter(options: dict[str, str], evidence: str) -> str | None:
-    """Best-supported option; ties go to the option with more distinctive support, then letter order."""
-    scored = sorted(((support(text, evidence), letter) for letter, text in options.items()), key=lambda s: (-s[0], s[1]))
-    if not scored or scored[0][0] == 0 or (len(scored) > 1 and scored[0][0] == scored[1][0]):
+FROM_TO = re.compile(r"^from (.+ to .+)$", re.IGNORECASE)
+
+
+def from_to(option: str) -> tuple[str, str] | None:
+    """The two sides of 'from X to Y'; with several ' to ' the most even split ('subject to further ...')."""
+    match = FROM_TO.match(option.strip())
+    if not match:
         return None
-    return scored[0][1]
+    body = match.group(1)
+    splits = [(body[: m.start()], body[m.end() :]) for m in re.finditer(" to ", body)]
+    return min(splits, key=lambda pair: abs(len(pair[0].split()) - len(pair[1].split())))
+
+
+def first_position(words: set[str], evidence: str) -> int | None:
+    found = [m.start() for w in words for m in [re.search(rf"(?<![\w.]){re.escape(w)}(?![\w])", evidence)] if m]
+    return min(found) if found else None
+
+
+def order_support(option: str, evidence: str) -> float:
+    """'from X to Y' also needs X before Y in the evidence (the answer leads it), else it reads as 'from Y to X'."""
+    sides = from_to(option)
+    if sides is None:
+        return 0.0
+    text = normal(evidence)
+    old, new = (content_words(part) | set(NUMBER.findall(part)) for part in sides)
+    before, after = first_position(old - new, text), first_position(new - old, text)
+    return 0.5 if before is not None and after is not None and before < after else 0.0
+
+
+def stated_at(option: str, evidence: str) -> int:
+    """Where the option's value is first stated (a number, else its first content word); -1 if nowhere."""
+    text = normal(evidence)
+    keys = NUMBER.findall(option) or sorted(content_words(option))
+    found = [m.start() for key in keys for m in [re.search(rf"(?<![\w.]){re.escape(normal(key))}(?![\w])", text)] if m]
+    return min(found) if found else -1
+
+
+def choose_letter(options: dict[str, str], evidence: str) -> str | None:
+    """Best-supported option. Equal support goes to the value the answer states first, as a reader
+    takes 'set point 12 vol (range 10 to 14 vol)'; a tie that position cannot break is an abstention."""
+    scored = sorted(((support(text, evidence) + order_support(text, evidence), letter) for letter, text in options.items()), key=lambda s: (-s[0], s[1]))
+    if not scored or scored[0][0] == 0:
+        return None
+    tied = [letter for score, letter in scored if score == scored[0][0]]
+    if len(tied) == 1:
+        return tied[0]
+    positions = sorted((stated_at(options[letter], evidence), letter) for letter in tied)
+    positions = [(at, letter) for at, letter in positions if at >= 0]
+    if not positions or (len(positions) > 1 and positions[0][0] == positions[1][0]):
+        return None
+    return positions[0][1]
 
 
 def value_present(value: str, answer: str) -> bool:

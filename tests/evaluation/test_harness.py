@@ -140,3 +140,28 @@ def test_report_files_render(tmp_path: Path, agent: Agent) -> None:
 
     Tables().feed((tmp_path / "report.html").read_text())
     assert tables.count("table") >= 3
+
+
+def test_equal_support_goes_to_the_value_stated_first() -> None:
+    options = {"A": "10 vol", "B": "12 vol", "C": "14 vol", "D": "8 vol"}
+    assert choose_letter(options, "Set point: 12 vol; Proven acceptable range: 10 to 14 vol") == "B"
+    assert choose_letter(options, "nothing numeric here") is None
+
+
+def test_from_to_options_need_the_order_the_answer_states() -> None:
+    options = {"A": "from 2.2 equiv to 1.2 equiv", "B": "from 1.8 equiv to 2.2 equiv", "C": "from 2.2 equiv to 1.8 equiv", "D": "it stayed at 2.2 equiv"}
+    assert choose_letter(options, "In version 9: KOtBu 2.2 equiv. In version 10: KOtBu 1.8 equiv.") == "C"
+    wordy = {"B": "from ethanol; ready for the pilot campaign to ethanol; subject to further optimisation",
+             "D": "from ethanol; subject to further optimisation to ethanol; ready for the pilot campaign"}
+    assert choose_letter(wordy, "In version 11: Step 1 in ethanol is subject to further optimisation. "
+                                "In version 12: Step 1 in ethanol is ready for the pilot campaign.") == "D"
+
+
+def test_stems_spell_out_key_ids() -> None:
+    from kb.evaluation.designer import Namer
+
+    name = Namer({"entities": [{"id": "thf", "name": "tetrahydrofuran"}, {"id": "imp-a", "name": "IMP-AA"}],
+                  "steps": [{"id": "s3", "number": 3, "name": "SNAr cyclisation"}]})
+    assert name("s3/volume/thf") == "the volume of tetrahydrofuran in Step 3 (SNAr cyclisation)"
+    assert name("imp-a@s3") == "IMP-AA after Step 3 (SNAr cyclisation)"
+    assert name("s3/thf") == "tetrahydrofuran in Step 3 (SNAr cyclisation)"

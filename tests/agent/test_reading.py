@@ -1,0 +1,81 @@
+"""Issue 10/12: the lexical agent's reading rules, the router's cue priorities and question linking."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+
+from kb.agent.answer import Tracer
+from kb.agent.lexical import LexicalAgent, best_sentences, with_section
+from kb.agent.linking import EntityLinker, LabelEntry
+from kb.agent.llm import LLMChain
+from kb.agent.router import rule_route
+from kb.store.oxigraph_local import OxigraphLocalStore
+
+PAR_TABLE = ("Parameter | Set point | Proven acceptable range | Classification\n"
+             "Temperature | 0 °C | -5 to 5 °C | CPP\n"
+             "Volume (tetrahydrofuran) | 12 vol | 10 to 14 vol | Non-critical")
+
+
+def passage(text: str, kind: str = "text", iri: str = "urn:chunk:1", section: str = "") -> SimpleNamespace:
+    return SimpleNamespace(iri=iri, text=text, kind=kind, section_path=section)
+
+
+@pytest.mark.parametrize(("question", "route"), [
+    ("How many volumes were used for acetone in Step 6?", "lexical"),
+    ("How many steps use THF?", "domain"),
+    ("Which RRT was reported for IMP-AC?", "lexical"),
+    ("In which solvent was Step 1 (oxime formation) run?", "lexical"),
+    ("Which substances are step inputs only in report TR-2019-014?", "domain"),
+    ("Which three solvents are used in the most steps?", "domain"),
+])
+def test_value_questions_go_to_passages_and_corpus_questions_to_the_graph(question: str, route: str) -> None:
+    decision = rule_route(question)
+    assert decision is not None and decision.route == route, decision
+
+
+def test_report_and_versions_are_read_from_file_names() -> None:
+    linked = EntityLinker([LabelEntry("urn:e:13", "13", "substance", "13")]).link(
+        "How did the time of Step 1 change from TR-2019-014_v8_2019-10-22.docx to TR-2019-014_v9_2019-11-30.docx in 13 h?")
+    assert linked.series == ["TR-2019-014"] and linked.versions == ["8", "9"]
+    assert not linked.entities, "a bare number is never an entity label"
+
+
+def test_a_table_row_is_read_with_its_header_and_the_header_alone_is_no_answer() -> None:
+    best = best_sentences("How many volumes of tetrahydrofuran were used?", [passage(PAR_TABLE, kind="table")], limit=3)
+    assert best[0].quote == "Volume (tetrahydrofuran) | 12 vol | 10 to 14 vol | Non-critical"
+    assert best[0].statement.startswith("Parameter: Volume (tetrahydrofuran); Set point: 12 vol;")
+    assert all(not s.quote.startswith("Parameter |") for s in best)
+
+
+def test_captions_and_the_filtered_anchor_do_not_outrank_the_statement() -> None:
+    text = "Table 11: Charges for Step 3, version 13. Step 3 in THF is ready for the pilot campaign."
+    best = best_sentences("In TR-2019-014 version 13, what is the stated conclusion for Step 3?",
+                          [passage(text, section="8 Conclusions and next steps")], limit=1, anchors={"tr-2019-014", "13"})
+    assert best[0].quote == "Step 3 in THF is ready for the pilot campaign."
+
+
+def test_linked_entity_labels_count_as_the_entity() -> None:
+    text = "The base was added at 0 °C. KOtBu (1.8 equiv) was introduced over 1 h."
+    best = best_sentences("How much potassium tert-butoxide was charged?", [passage(text)], limit=1,
+                          forms={"urn:e:kotbu": ["KOtBu", "potassium tert-butoxide"]})
+    assert best[0].quote.startswith("KOtBu")
+
+
+def test_section_context_drops_numbering() -> None:
+    assert with_section("12 vol", "5 Step 3: SNAr cyclisation > 5.3 Charges") == "12 vol [Step 3: SNAr cyclisation > Charges]"
+
+
+def test_two_versions_are_compared_in_the_order_asked() -> None:
+    texts = {"8": "The oxime formation was held for 3 h.", "9": "The oxime formation was held for 2 h."}
+
+    def search(question: str, filters: dict[str, str], k: int) -> list[SimpleNamespace]:
+        assert "docx" not in question and "change" not in question.lower()
+        return [passage(texts[filters["version"]], iri=f"urn:chunk:{filters['version']}")]
+
+    agent = LexicalAgent(OxigraphLocalStore(None), search, LLMChain([]))
+    linked = EntityLinker([]).link("How did the time of the oxime formation change from TR-2019-014_v8_x.docx to TR-2019-014_v9_y.docx?")
+    answer = agent.answer(linked.question, linked, Tracer())
+    assert answer.text.index("3 h") < answer.text.index("2 h")
+    assert answer.text.startswith("In version 8:")
