@@ -25,6 +25,14 @@ SELECT * WHERE {
     ?p a oa:TextPositionSelector ; oa:start ?start ; oa:end ?end .
   }
 }"""
+SUBSTANCE_NAMES = V.sparql_prefixes() + """
+SELECT ?start ?end ?label WHERE {
+  GRAPH <urn:kb:graph:mentions> { ?m oa:hasTarget ?t . ?t oa:hasSource ?chunk ; oa:hasSelector ?p . ?p oa:start ?start ; oa:end ?end . }
+  GRAPH ?anchors { ?m oa:hasBody ?entity }
+  GRAPH <urn:kb:graph:domain> { ?entity a obo:CHEBI_24431 ; skos:prefLabel|skos:altLabel ?label }
+}"""
+
+
 def sentence_around(text: str, start: int, end: int) -> str:
     """The sentence (or table row) of ``text`` that holds the span, verbatim."""
     spans = sentence_spans(text)
@@ -64,6 +72,11 @@ class CitationBuilder:
         if quote is None:
             quote = sentence_around(text, start, end) if start is not None and end is not None else text
         return Citation(iri, context["doc"], context["title"], context["version"], context["path"], int(context["page"]), quote)
+
+    def substance_names(self, iri: str) -> list[tuple[int, int, str]]:
+        """(start, end, label) for every substance mention in the chunk, one row per label of its entity."""
+        rows = self.store.query(SUBSTANCE_NAMES, bindings={"chunk": NamedNode(iri)})
+        return sorted({(int(r["start"].value), int(r["end"].value), r["label"].value) for r in rows})
 
     def cite_mention(self, mention: str) -> Citation | None:
         rows = list(self.store.query(MENTION_SPANS, bindings={"mention": NamedNode(mention)}))

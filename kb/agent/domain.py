@@ -3,6 +3,7 @@ then drop down through the mention anchors to the passages that support every re
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -98,6 +99,33 @@ def plan_query(question: str, linked: LinkedQuestion, templates: list[Template],
     return plans[0], plans
 
 
+NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
+TOP_K = re.compile(r"\b(?:top|which|what|the|list)\s+(\d+|" + "|".join(NUMBER_WORDS) + r")\b(?!\s*(?:°|%|h\b|vol|equiv))", re.IGNORECASE)
+
+
+def top_k(question: str) -> int | None:
+    """'Which three solvents ...', 'top 5 ...': how many items the question asks for, if it says."""
+    found = TOP_K.search(question)
+    if not found:
+        return None
+    word = found.group(1).lower()
+    return int(word) if word.isdigit() else NUMBER_WORDS[word]
+
+
+def rows_of_first_items(rows: list[dict[str, Any]], k: int) -> list[dict[str, Any]]:
+    """The rows of the first k distinct items, in the template's order (ranked templates rank first)."""
+    kept: list[str] = []
+    out = []
+    for row in rows:
+        key = row["item"].value if row.get("item") is not None else label(row)
+        if key not in kept:
+            if len(kept) == k:
+                continue
+            kept.append(key)
+        out.append(row)
+    return out
+
+
 def label(row: dict[str, Any]) -> str:
     for key in ("itemLabel", "label"):
         if row.get(key) is not None:
@@ -123,6 +151,10 @@ class DomainAgent:
             return Answer(question, "domain", f"No query template fits this question: {why}.", found_evidence=False)
         rows = run_template(self.store, plan.template, plan.values)
         tracer.add("domain.run", template=plan.template.name, params=plan.values, why=plan.why, sparql=plan.template.sparql, rows=len(rows))
+        wanted = top_k(question) if plan.template.question_class == "counting" else None
+        if wanted is not None:
+            rows = rows_of_first_items(rows, wanted)
+            tracer.add("domain.top_k", k=wanted, why="the question asks for a number of items")
         items = self.items(rows, plan)
         tracer.add("domain.evidence", items=len(items), cited=sum(1 for i in items if i.citations))
         if not items:

@@ -23,10 +23,12 @@ from kb.store import GraphStore
 STOPWORDS = set(
     ["a", "an", "the", "of", "in", "on", "at", "for", "to", "and", "or", "by", "with", "from", "what", "which", "who", "whom", "whose", "when", "where", "why", "how", "is", "are", "was", "were", "be", "been", "this", "that", "these", "those", "it", "its", "as", "do", "does", "did", "used", "use", "using", "report", "version", "step", "all", "any", "there", "their", "list", "give", "show", "tell", "me", "please"]
 )
-QUANTITY = re.compile(r"\b(temperature|time|how long|yield|purity|pressure|ph|volume|equivalents?|amount|lot|batch|scale|concentration)\b", re.IGNORECASE)
+QUANTITY = re.compile(r"\b(temperature|rise|margin|time|how long|yield|purity|pressure|ph|volume|equivalents?|amount|lot|batch|scale|concentration)\b", re.IGNORECASE)
 VALUE_QUESTION = re.compile(r"\b(what|which|how many)\b[^?]*\b(reported|value|level|range|factor|rise|conversion|charge|loading|density|rrt|pde|point)\b", re.IGNORECASE)
 UNIT_OF_QUANTITY = {
-    "temperature": re.compile(r"-?\d+(?:\.\d+)?\s*°\s*[CF]|\d+\s*K\b"),
+    "temperature": re.compile(r"-?\d+(?:\.\d+)?\s*°\s*[CF]"),
+    "rise": re.compile(r"\d+(?:\.\d+)?\s*K\b"),
+    "margin": re.compile(r"\d+(?:\.\d+)?\s*K\b"),
     "time": re.compile(r"\d+(?:\.\d+)?\s*(?:h|hours?|min|minutes?|days?)\b"),
     "how long": re.compile(r"\d+(?:\.\d+)?\s*(?:h|hours?|min|minutes?|days?)\b"),
     "pressure": re.compile(r"\d+(?:\.\d+)?\s*(?:bar|barg|psi|kPa|MPa|atm|mbar)\b"),
@@ -40,7 +42,7 @@ UNIT_OF_QUANTITY = {
     "batch": re.compile(r"\b[A-Z0-9]{2,}-\d{2}-\d{3}\b|\bbatch\b", re.IGNORECASE),
 }
 FILE_NAME = re.compile(r"\S+\.(?:docx|pdf|pptx|xlsx|html?|md|txt)\b", re.IGNORECASE)
-COMPARE_K = 12
+COMPARE_K = 30
 CHANGE_WORDS = re.compile(r"\b(chang\w*|differ\w*|modif\w*|evolv\w*|how did)\b", re.IGNORECASE)
 SECTION_NUMBER = re.compile(r"^\s*\d+(?:\.\d+)*\.?\s+")
 ANSWER_SENTENCES = 2
@@ -53,8 +55,10 @@ CAPTION = re.compile(r"^\s*(Table|Figure|Scheme|Slide)\s+\d+\s*[:.]", re.IGNOREC
 CAPTION_PENALTY = 2.0
 ENTITY_WEIGHT = 1.0
 SECTION_WORDS = {"conclusion", "recommendation", "summary", "procedure", "safety", "specification", "discussion", "outlook"}
-SECTION_WORD_WEIGHT = 2.0
+SECTION_WORD_WEIGHT = 3.0
 TABLE_HEADER_WEIGHT = 0.5
+MAX_OTHER_NAMES = 3
+RANK_PENALTY = 0.4  # spread over the hits, so a 30-passage comparison is not ruled by rank
 
 
 def stem(word: str) -> str:
@@ -78,6 +82,18 @@ def reading_units(passage: Any) -> list[tuple[int, int, str]]:
         return [(begin, end, "") for begin, end in spans]
     header = passage.text[spans[0][0] : spans[0][1]]
     return [(begin, end, header) for begin, end in spans[1:]]
+
+
+def other_names(scored: Scored, names: list[tuple[int, int, str]]) -> str:
+    """' (PhMe = toluene)': the resolved names (longest first) of the substances a statement mentions
+    by another name, so an abbreviation in a slide reads as the substance the question named."""
+    text = scored.statement.lower()
+    found: dict[str, list[str]] = {}
+    for start, end, label in names:
+        if scored.start <= start and end <= scored.end and label.lower() not in text:
+            found.setdefault(scored.passage.text[start:end], []).append(label)
+    parts = [f"{surface} = {', '.join(sorted(labels, key=lambda l: (-len(l), l))[:MAX_OTHER_NAMES])}" for surface, labels in sorted(found.items())]
+    return f" ({'; '.join(parts)})" if parts else ""
 
 
 def with_section(statement: str, section_path: str) -> str:
@@ -147,7 +163,7 @@ def best_sentences(question: str, passages: list[Any], limit: int = 2, *, forms:
             named = sum(1 for pattern in entities if pattern.search(sentence))
             if not found and not states_quantity and not named:
                 continue
-            score = len(found) + context - 0.05 * rank
+            score = len(found) + context - RANK_PENALTY * rank / max(len(passages), 8)
             if header:
                 score += TABLE_HEADER_WEIGHT * len((wanted & terms(header)) - found)
                 score += 1.0 if terms(cells(sentence)[0]) & wanted else 0.0
@@ -200,7 +216,10 @@ class LexicalAgent:
             if quote not in items and (len(items) == most or scored.score < SECOND_SENTENCE_SHARE * chosen[0].score):
                 continue
             citation = builder.cite(scored.passage.iri, quote=quote)
-            item = items.setdefault(quote, AnswerItem(text=with_section(scored.statement, citation.section_path if citation else "")))
+            if quote not in items:
+                names = other_names(scored, builder.substance_names(scored.passage.iri))
+                items[quote] = AnswerItem(text=with_section(scored.statement + names, citation.section_path if citation else ""))
+            item = items[quote]
             if citation is not None and citation not in item.citations:
                 item.citations.append(citation)
         return list(items.values())

@@ -14,8 +14,9 @@ import re
 from typing import Any
 
 from kb.evaluation.bank import Question
-from kb.evaluation.stats import NUMBER, content_words, overlap
+from kb.evaluation.stats import content_words, overlap
 
+NUMBER = re.compile(r"(?<![\w.])(?<!\w-)-?\d+(?:[.,]\d+)?(?![\w'-]*[A-Za-z])")  # a value, not the 2 of 2-MeTHF
 UNIT_SPACES = re.compile(r"\s+(?=[%°])|(?<=°)\s+")
 
 
@@ -62,9 +63,12 @@ def order_support(option: str, evidence: str) -> float:
 
 
 def stated_at(option: str, evidence: str) -> int:
-    """Where the option's value is first stated (a number, else its first content word); -1 if nowhere."""
+    """Where the option's value (for 'from X to Y', Y's) is first stated: a number, else its first
+    content word; -1 if nowhere."""
     text = normal(evidence)
-    keys = NUMBER.findall(option) or sorted(content_words(option))
+    sides = from_to(option)
+    stated = sides[1] if sides else option
+    keys = NUMBER.findall(stated) or sorted(content_words(stated))
     found = [m.start() for key in keys for m in [re.search(rf"(?<![\w.]){re.escape(normal(key))}(?![\w])", text)] if m]
     return min(found) if found else -1
 

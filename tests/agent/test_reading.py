@@ -79,3 +79,11 @@ def test_two_versions_are_compared_in_the_order_asked() -> None:
     answer = agent.answer(linked.question, linked, Tracer())
     assert answer.text.index("3 h") < answer.text.index("2 h")
     assert answer.text.startswith("In version 8:")
+
+
+@pytest.mark.parametrize(("question", "k"), [("Which three solvents are used in the most steps?", 3), ("List the top 5 reagents", 5),
+                                             ("Which process steps use both water and THF?", None)])
+def test_ranked_questions_say_how_many_items_they_want(question: str, k: int | None) -> None:
+    from kb.agent.domain import top_k
+
+    assert top_k(question) == k
