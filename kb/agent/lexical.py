@@ -20,9 +20,7 @@ from kb.agent.llm import LLMChain
 from kb.stages.extract.spans import sentence_spans
 from kb.store import GraphStore
 
-STOPWORDS = set(
-    ["a", "an", "the", "of", "in", "on", "at", "for", "to", "and", "or", "by", "with", "from", "what", "which", "who", "whom", "whose", "when", "where", "why", "how", "is", "are", "was", "were", "be", "been", "this", "that", "these", "those", "it", "its", "as", "do", "does", "did", "used", "use", "using", "report", "version", "step", "all", "any", "there", "their", "list", "give", "show", "tell", "me", "please"]
-)
+STOPWORDS = {"a", "an", "the", "of", "in", "on", "at", "for", "to", "and", "or", "by", "with", "from", "what", "which", "who", "whom", "whose", "when", "where", "why", "how", "is", "are", "was", "were", "be", "been", "this", "that", "these", "those", "it", "its", "as", "do", "does", "did", "used", "use", "using", "report", "version", "step", "all", "any", "there", "their", "list", "give", "show", "tell", "me", "please"}
 QUANTITY = re.compile(r"\b(temperature|rise|margin|time|how long|yield|purity|pressure|ph|volume|equivalents?|amount|lot|batch|scale|concentration)\b", re.IGNORECASE)
 VALUE_QUESTION = re.compile(r"\b(what|which|how many)\b[^?]*\b(reported|value|level|range|factor|rise|conversion|charge|loading|density|rrt|pde|point)\b", re.IGNORECASE)
 UNIT_OF_QUANTITY = {

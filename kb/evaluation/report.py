@@ -62,8 +62,8 @@ def plot(summary: dict[str, Any], out: Path) -> list[str]:
 
 
 def markdown(summary: dict[str, Any], meta: dict[str, Any], taxonomy: dict[str, int] | None) -> str:
-    lines = ["# Evaluation report", "", f"Bank: {meta['questions']} questions ({meta['mcq']} multiple choice, {meta['lists']} list) from "
-             f"`{meta['ground_truth']}`; LLM backend `{meta['llm']}`; run took {meta['seconds']:.0f} s on {meta['machine']}.", "",
+    lines = ["# Evaluation report", "", (f"Bank: {meta['questions']} questions ({meta['mcq']} multiple choice, {meta['lists']} list) from "
+                                         f"`{meta['ground_truth']}`; LLM backend `{meta['llm']}`; run took {meta['seconds']:.0f} s on {meta['machine']}."), "",
              "![Tier 1 and Tier 2 per system](tiers.png)", "", "![Per cohort](cohorts.png)", "",
              "| system | Tier 1 | Tier 2 | kappa | list precision | list recall | routing | p50 s | p95 s |", "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for name, s in summary.items():

@@ -100,7 +100,7 @@ def test_bad_input_clear_errors_and_store_untouched(tmp_path: Path) -> None:
     good.mkdir()
     write_docx(good / "a.docx")
     env_args = ["--store", str(store_dir), "--set", "ingest.max_unzipped_bytes=16000000"]
-    first = subprocess.run([*KB, "ingest", *env_args, str(good)], capture_output=True, text=True)
+    first = subprocess.run([*KB, "ingest", *env_args, str(good)], capture_output=True, text=True, check=False)
     assert first.returncode == 0, first.stderr
     before = OxigraphLocalStore(store_dir)
     snapshot = dump(before)
@@ -110,7 +110,7 @@ def test_bad_input_clear_errors_and_store_untouched(tmp_path: Path) -> None:
     bad.mkdir()
     expectations = make_bad_files(bad)
     files = [str(bad / name) for name in sorted(expectations)]
-    result = subprocess.run([*KB, "ingest", *env_args, *files], capture_output=True, text=True)
+    result = subprocess.run([*KB, "ingest", *env_args, *files], capture_output=True, text=True, check=False)
     assert result.returncode == 1
     errors = [line for line in result.stderr.splitlines() if line.startswith("error:")]
     assert len(errors) == len(expectations), result.stderr
@@ -142,15 +142,15 @@ def test_query_cli_lists_sections(tmp_path: Path, sample_folder: Path, fmt: str)
     store_dir = tmp_path / "store"
     folder = tmp_path / "one"
     shutil.copytree(sample_folder, folder)
-    assert subprocess.run([*KB, "ingest", "--store", str(store_dir), str(folder)], capture_output=True).returncode == 0
+    assert subprocess.run([*KB, "ingest", "--store", str(store_dir), str(folder)], capture_output=True, check=False).returncode == 0
     sparql = "SELECT ?path WHERE { GRAPH ?g { ?s a doco:Section ; cmc:sectionPath ?path } } ORDER BY ?path"
-    out = subprocess.run([*KB, "query", "--store", str(store_dir), "--format", fmt, sparql], capture_output=True, text=True)
+    out = subprocess.run([*KB, "query", "--store", str(store_dir), "--format", fmt, sparql], capture_output=True, text=True, check=False)
     assert out.returncode == 0, out.stderr
     assert "2 Results > 2.1 Solvent screen > 2.1.1 Conclusion" in out.stdout
 
 
 def test_query_cli_syntax_error_is_one_line(tmp_path: Path) -> None:
-    out = subprocess.run([*KB, "query", "--store", str(tmp_path / "s"), "SELECT WHERE {"], capture_output=True, text=True)
+    out = subprocess.run([*KB, "query", "--store", str(tmp_path / "s"), "SELECT WHERE {"], capture_output=True, text=True, check=False)
     assert out.returncode == 2
     assert out.stderr.startswith("error: SPARQL syntax error") and "Traceback" not in out.stderr
 

@@ -10,8 +10,7 @@ from pyoxigraph import RdfFormat
 from kb.ontology import load_module
 from kb.stages.validate import validate
 from kb.store.oxigraph_local import OxigraphLocalStore
-from kb.vocab import turtle_prefixes
-from kb.vocab import GRAPH_VALIDATION
+from kb.vocab import GRAPH_VALIDATION, turtle_prefixes
 
 ID = "https://w3id.org/cmc-kb/id/"
 SHAPE = "https://w3id.org/cmc-kb/shapes#"
