@@ -21,7 +21,7 @@ from kb.stages.extract.spans import sentence_spans
 from kb.store import GraphStore
 
 STOPWORDS = {"a", "an", "the", "of", "in", "on", "at", "for", "to", "and", "or", "by", "with", "from", "what", "which", "who", "whom", "whose", "when", "where", "why", "how", "is", "are", "was", "were", "be", "been", "this", "that", "these", "those", "it", "its", "as", "do", "does", "did", "used", "use", "using", "report", "version", "step", "all", "any", "there", "their", "list", "give", "show", "tell", "me", "please"}
-QUANTITY = re.compile(r"\b(temperature|rise|margin|time|how long|yield|purity|pressure|ph|volume|equivalents?|amount|lot|batch|scale|concentration)\b", re.IGNORECASE)
+QUANTITY = re.compile(r"\b(temperature|rise|margin|time|how long|yield|purity|pressure|ph|volumes?|equivalents?|amount|lot|batch|scale|concentration)\b", re.IGNORECASE)
 VALUE_QUESTION = re.compile(r"\b(what|which|how many)\b[^?]*\b(reported|value|level|range|factor|rise|conversion|charge|loading|density|rrt|pde|point)\b", re.IGNORECASE)
 UNIT_OF_QUANTITY = {
     "temperature": re.compile(r"-?\d+(?:\.\d+)?\s*°\s*[CF]"),
@@ -35,12 +35,14 @@ UNIT_OF_QUANTITY = {
     "ph": re.compile(r"\bpH\s*\d"),
     "equivalents": re.compile(r"\d+(?:\.\d+)?\s*(?:equiv|eq)\b"),
     "equivalent": re.compile(r"\d+(?:\.\d+)?\s*(?:equiv|eq)\b"),
+    "volumes": re.compile(r"\d+(?:\.\d+)?\s*(?:vol|L|mL)\b"),
     "volume": re.compile(r"\d+(?:\.\d+)?\s*(?:vol|L|mL)\b"),
     "lot": re.compile(r"\b[A-Z0-9]{2,}-\d{2}-\d{3}\b|\blot\b", re.IGNORECASE),
     "batch": re.compile(r"\b[A-Z0-9]{2,}-\d{2}-\d{3}\b|\bbatch\b", re.IGNORECASE),
 }
 FILE_NAME = re.compile(r"\S+\.(?:docx|pdf|pptx|xlsx|html?|md|txt)\b", re.IGNORECASE)
 COMPARE_K = 30
+STEP_OR_VERSION_NUMBER = re.compile(r"\b(?:step|version|v)\s*\d+\b", re.IGNORECASE)
 CHANGE_WORDS = re.compile(r"\b(chang\w*|differ\w*|modif\w*|evolv\w*|how did)\b", re.IGNORECASE)
 SECTION_NUMBER = re.compile(r"^\s*\d+(?:\.\d+)*\.?\s+")
 ANSWER_SENTENCES = 2
@@ -75,7 +77,7 @@ def cells(line: str) -> list[str]:
 
 def reading_units(passage: Any) -> list[tuple[int, int, str]]:
     """Sentences with their context: a table's data rows carry the header row, which is no answer by itself."""
-    spans = sentence_spans(passage.text)
+    spans = joined_clauses(passage.text, sentence_spans(passage.text))
     if getattr(passage, "kind", "") != "table" or len(spans) < 2:
         return [(begin, end, "") for begin, end in spans]
     header = passage.text[spans[0][0] : spans[0][1]]
@@ -99,6 +101,23 @@ def with_section(statement: str, section_path: str) -> str:
     dropped: a table row alone does not say which step or material it is about."""
     where = " > ".join(SECTION_NUMBER.sub("", part).strip() for part in section_path.split(" > ") if part.strip())
     return f"{statement} [{where}]" if where else statement
+
+
+def joined_clauses(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Sentences again whole where the splitter cut at a semicolon on the same line: a slide's
+    'Solvent for Step 2: THF; 65 °C, 4 h' is one statement to a reader."""
+    out: list[tuple[int, int]] = []
+    for begin, end in spans:
+        if out and text[out[-1][1] - 1] == ";" and "\n" not in text[out[-1][1] : begin]:
+            out[-1] = (out[-1][0], end)
+        else:
+            out.append((begin, end))
+    return out
+
+
+def row_key_terms(question: str) -> set[str]:
+    """The question's terms that can name a table row: not the numbers of 'Step 4' or 'version 5'."""
+    return terms(STEP_OR_VERSION_NUMBER.sub(" ", question))
 
 
 def row_answer(header: str, row: str) -> str:
@@ -150,6 +169,7 @@ def best_sentences(question: str, passages: list[Any], limit: int = 2, *, forms:
     asked = [UNIT_OF_QUANTITY[q.lower()] for q in QUANTITY.findall(question) if q.lower() in UNIT_OF_QUANTITY]
     quantity = bool(QUANTITY.search(question)) or bool(VALUE_QUESTION.search(question))
     entities = form_patterns(forms or {})
+    keys = row_key_terms(question) - anchors
     scored: list[Scored] = []
     for rank, passage in enumerate(passages):
         section = wanted & terms(getattr(passage, "section_path", ""))
@@ -164,7 +184,7 @@ def best_sentences(question: str, passages: list[Any], limit: int = 2, *, forms:
             score = len(found) + context - RANK_PENALTY * rank / max(len(passages), 8)
             if header:
                 score += TABLE_HEADER_WEIGHT * len((wanted & terms(header)) - found)
-                score += 1.0 if terms(cells(sentence)[0]) & wanted else 0.0
+                score += 1.0 if terms(cells(sentence)[0]) & keys else 0.0
             score += 1.5 if states_quantity else (0.5 if quantity and value_numbers(sentence, wanted) else 0.0)
             score += ENTITY_WEIGHT * named
             score -= CAPTION_PENALTY if CAPTION.match(sentence) else 0.0

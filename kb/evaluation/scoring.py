@@ -24,10 +24,20 @@ def normal(text: str) -> str:
     return UNIT_SPACES.sub("", text.lower())
 
 
+def value_pattern(value: str) -> re.Pattern[str]:
+    """The value as a whole number of the evidence: '2' does not match in '2-propanol' or '12'."""
+    return re.compile(rf"(?<![\w.])(?<!\w-){re.escape(value)}(?![\d]|[\w'-]*[A-Za-z])" if value[:1].isdigit() or value[:1] == "-"
+                      else rf"(?<![\w.]){re.escape(value)}(?![\w])")
+
+
+def stated(value: str, text: str) -> re.Match[str] | None:
+    return value_pattern(value).search(text)
+
+
 def support(option: str, evidence: str) -> float:
     text = normal(evidence)
     nums = NUMBER.findall(option)
-    num_score = sum(1 for n in nums if re.search(rf"(?<![\d.]){re.escape(n)}(?![\d])", text)) / len(nums) if nums else 0.0
+    num_score = sum(1 for n in nums if stated(n, text)) / len(nums) if nums else 0.0
     words = content_words(option) - {n for n in nums}
     word_score = len(words & content_words(evidence)) / len(words) if words else 0.0
     return 2 * num_score + word_score if nums else word_score
@@ -47,7 +57,7 @@ def from_to(option: str) -> tuple[str, str] | None:
 
 
 def first_position(words: set[str], evidence: str) -> int | None:
-    found = [m.start() for w in words for m in [re.search(rf"(?<![\w.]){re.escape(w)}(?![\w])", evidence)] if m]
+    found = [m.start() for w in words for m in [stated(w, evidence)] if m]
     return min(found) if found else None
 
 
@@ -67,9 +77,9 @@ def stated_at(option: str, evidence: str) -> int:
     content word; -1 if nowhere."""
     text = normal(evidence)
     sides = from_to(option)
-    stated = sides[1] if sides else option
-    keys = NUMBER.findall(stated) or sorted(content_words(stated))
-    found = [m.start() for key in keys for m in [re.search(rf"(?<![\w.]){re.escape(normal(key))}(?![\w])", text)] if m]
+    value = sides[1] if sides else option
+    keys = NUMBER.findall(value) or sorted(content_words(value))
+    found = [m.start() for key in keys for m in [stated(normal(key), text)] if m]
     return min(found) if found else -1
 
 

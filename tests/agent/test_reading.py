@@ -87,3 +87,14 @@ def test_ranked_questions_say_how_many_items_they_want(question: str, k: int | N
     from kb.agent.domain import top_k
 
     assert top_k(question) == k
+
+
+def test_a_slide_bullet_cut_at_a_semicolon_is_read_whole() -> None:
+    best = best_sentences("At what temperature was Step 2 carried out?", [passage("Solvent for KX-4471 Step 2: tetrahydrofuran; 65 °C, 4 h")], limit=1)
+    assert best[0].quote == "Solvent for KX-4471 Step 2: tetrahydrofuran; 65 °C, 4 h"
+
+
+def test_the_step_number_does_not_pick_the_table_row() -> None:
+    table = "Run | Yield (%) | Impurity (area%)\n4 | 85.0 | 0.10\n8 | 87.1 | 0.44"
+    best = best_sentences("What was the DoE impurity for run 8 in Step 4?", [passage(table, kind="table")], limit=1)
+    assert best[0].quote == "8 | 87.1 | 0.44"
