@@ -42,6 +42,8 @@ UNIT_OF_QUANTITY = {
 }
 FILE_NAME = re.compile(r"\S+\.(?:docx|pdf|pptx|xlsx|html?|md|txt)\b", re.IGNORECASE)
 COMPARE_K = 30
+VALUE = re.compile(r"(?<![\w.-])\d+(?:\.\d+)?(?![\w-])")
+NO_VALUE_PENALTY = 1.0
 STEP_OR_VERSION_NUMBER = re.compile(r"\b(?:step|version|v)\s*\d+\b", re.IGNORECASE)
 CHANGE_WORDS = re.compile(r"\b(chang\w*|differ\w*|modif\w*|evolv\w*|how did)\b", re.IGNORECASE)
 SECTION_NUMBER = re.compile(r"^\s*\d+(?:\.\d+)*\.?\s+")
@@ -153,8 +155,9 @@ def form_patterns(forms: dict[str, list[str]]) -> list[re.Pattern[str]]:
 
 
 def value_numbers(sentence: str, question_terms: set[str]) -> bool:
-    """A number the question did not bring ('Step 3', 'version 12' do not count)."""
-    return any(n not in question_terms for n in re.findall(r"\d+(?:\.\d+)?", sentence))
+    """A number the question did not bring ('Step 3', 'version 12' do not count), standing alone
+    (not part of a date, lot code or name)."""
+    return any(n not in question_terms for n in VALUE.findall(sentence))
 
 
 def best_sentences(question: str, passages: list[Any], limit: int = 2, *, forms: dict[str, list[str]] | None = None,
@@ -185,7 +188,10 @@ def best_sentences(question: str, passages: list[Any], limit: int = 2, *, forms:
             if header:
                 score += TABLE_HEADER_WEIGHT * len((wanted & terms(header)) - found)
                 score += 1.0 if terms(cells(sentence)[0]) & keys else 0.0
-            score += 1.5 if states_quantity else (0.5 if quantity and value_numbers(sentence, wanted) else 0.0)
+            if states_quantity:
+                score += 1.5
+            elif quantity:
+                score += 0.5 if value_numbers(sentence, wanted) else -NO_VALUE_PENALTY
             score += ENTITY_WEIGHT * named
             score -= CAPTION_PENALTY if CAPTION.match(sentence) else 0.0
             scored.append(Scored(score, passage, begin, end, header))

@@ -67,7 +67,7 @@ def order_support(option: str, evidence: str) -> float:
     if sides is None:
         return 0.0
     text = normal(evidence)
-    old, new = (content_words(part) | set(NUMBER.findall(part)) for part in sides)
+    old, new = ({w for w in content_words(part) if not w.isdigit()} | set(NUMBER.findall(part)) for part in sides)
     before, after = first_position(old - new, text), first_position(new - old, text)
     return 0.5 if before is not None and after is not None and before < after else 0.0
 

@@ -165,3 +165,11 @@ def test_stems_spell_out_key_ids() -> None:
     assert name("s3/volume/thf") == "the volume of tetrahydrofuran in Step 3 (SNAr cyclisation)"
     assert name("imp-a@s3") == "IMP-AA after Step 3 (SNAr cyclisation)"
     assert name("s3/thf") == "tetrahydrofuran in Step 3 (SNAr cyclisation)"
+
+
+def test_digits_inside_names_do_not_decide_the_order() -> None:
+    options = {"B": "from 2-methyltetrahydrofuran; subject to further optimisation to tetrahydrofuran; subject to further optimisation",
+               "D": "from tetrahydrofuran; subject to further optimisation to 2-methyltetrahydrofuran; subject to further optimisation"}
+    answer = ("In version 4: Step 2 in THF is subject to further optimisation. (THF = tetrahydrofuran) "
+              "In version 5: Step 2 in MeTHF is subject to further optimisation. (MeTHF = 2-methyltetrahydrofuran)")
+    assert choose_letter(options, answer) == "D"
