@@ -168,7 +168,8 @@ def best_sentences(question: str, passages: list[Any], limit: int = 2, *, forms:
     bonus, and terms of the passage's section path count a little toward all its sentences, so
     "the SNAr temperature" finds "held at 65 °C" under "Step 3: SNAr cyclisation > Procedure".
     """
-    wanted = terms(question) - anchors
+    asked_terms = terms(question)
+    wanted = asked_terms - anchors
     asked = [UNIT_OF_QUANTITY[q.lower()] for q in QUANTITY.findall(question) if q.lower() in UNIT_OF_QUANTITY]
     quantity = bool(QUANTITY.search(question)) or bool(VALUE_QUESTION.search(question))
     entities = form_patterns(forms or {})
@@ -191,7 +192,7 @@ def best_sentences(question: str, passages: list[Any], limit: int = 2, *, forms:
             if states_quantity:
                 score += 1.5
             elif quantity:
-                score += 0.5 if value_numbers(sentence, wanted) else -NO_VALUE_PENALTY
+                score += 0.5 if value_numbers(sentence, asked_terms) else -NO_VALUE_PENALTY
             score += ENTITY_WEIGHT * named
             score -= CAPTION_PENALTY if CAPTION.match(sentence) else 0.0
             scored.append(Scored(score, passage, begin, end, header))
