@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 from typing import Any
 
@@ -61,6 +62,11 @@ def plot(summary: dict[str, Any], out: Path) -> list[str]:
     return files
 
 
+def kappa(value: float) -> str:
+    """Kappa is undefined when every item lands in one cell (chance agreement 1): say so."""
+    return "n/a (all agree)" if math.isnan(value) else f"{value:.2f}"
+
+
 def markdown(summary: dict[str, Any], meta: dict[str, Any], taxonomy: dict[str, int] | None) -> str:
     lines = ["# Evaluation report", "", (f"Bank: {meta['questions']} questions ({meta['mcq']} multiple choice, {meta['lists']} list) from "
                                          f"`{meta['ground_truth']}`; LLM backend `{meta['llm']}`; run took {meta['seconds']:.0f} s on {meta['machine']}."), "",
@@ -68,7 +74,7 @@ def markdown(summary: dict[str, Any], meta: dict[str, Any], taxonomy: dict[str, 
              "| system | Tier 1 | Tier 2 | kappa | list precision | list recall | routing | p50 s | p95 s |", "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for name, s in summary.items():
         lists = s["lists"]
-        lines.append(f"| {SYSTEM_LABELS.get(name, name)} | {pct(s['tier1'])} | {pct(s['tier2'])} | {s['contingency']['kappa']:.2f} | "
+        lines.append(f"| {SYSTEM_LABELS.get(name, name)} | {pct(s['tier1'])} | {pct(s['tier2'])} | {kappa(s['contingency']['kappa'])} | "
                      f"{num(lists['precision'])} | {num(lists['recall'])} | "
                      f"{pct(s['routing_accuracy']) if name == 'router' else '-'} | {s['latency_p50_s']:.3f} | {s['latency_p95_s']:.3f} |")
     lines += ["", "## Per cohort", "", "| system | cohort | Tier 1 | Tier 2 | T1&T2 | T1 only | T2 only | neither | kappa | trap |", "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
@@ -76,7 +82,7 @@ def markdown(summary: dict[str, Any], meta: dict[str, Any], taxonomy: dict[str, 
         for cohort, c in s["cohorts"].items():
             t = c["contingency"]
             lines.append(f"| {name} | {cohort} | {pct(c['tier1'])} | {pct(c['tier2'])} | {t['both_pass']} | {t['t1_only']} | {t['t2_only']} | "
-                         f"{t['both_fail']} | {t['kappa']:.2f} | {c['quadrants'].get('trap', 0)} |")
+                         f"{t['both_fail']} | {kappa(t['kappa'])} | {c['quadrants'].get('trap', 0)} |")
     lines += ["", "## Judge x similarity quadrants (pooled)", "", "| system | on-topic | paraphrased | trap | off-topic |", "| --- | --- | --- | --- | --- |"]
     for name, s in summary.items():
         q = s["quadrants"]
