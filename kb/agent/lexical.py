@@ -165,8 +165,11 @@ def best_sentences(question: str, passages: list[Any], limit: int = 2, *, forms:
     """Sentences (or table rows) ranked by question-term coverage, then passage rank.
 
     A sentence stating the asked quantity with its unit ("what temperature" -> "65 °C") earns a
-    bonus, and terms of the passage's section path count a little toward all its sentences, so
-    "the SNAr temperature" finds "held at 65 °C" under "Step 3: SNAr cyclisation > Procedure".
+    bonus, and terms of the passage's section path count toward all its sentences, so "the SNAr
+    temperature" finds "held at 65 °C" under "Step 3: SNAr cyclisation > Procedure". A table row
+    also counts its header's terms and a first cell the question names; labels of the question's
+    linked entities count, captions and ``anchors`` (what a filter already enforces) do not, and
+    a value question loses a point on a statement with no value. docs/agent.md has the weights.
     """
     asked_terms = terms(question)
     wanted = asked_terms - anchors
@@ -215,10 +218,10 @@ class LexicalAgent:
             filters["version"] = linked.versions[0]
         return filters
 
-    def passages(self, question: str, filters: dict[str, str], tracer: Tracer, why: str = "") -> list[Any]:
+    def passages(self, question: str, filters: dict[str, str], tracer: Tracer) -> list[Any]:
         """Search with the question's filters; without them only when they leave nothing."""
         passages = self.search(question, filters, self.k)
-        tracer.add("lexical.search", filters=filters, k=self.k, hits=[p.iri for p in passages], why=why)
+        tracer.add("lexical.search", filters=filters, k=self.k, hits=[p.iri for p in passages])
         if not passages and filters:
             passages = self.search(question, {}, self.k)
             tracer.add("lexical.search", filters={}, k=self.k, hits=[p.iri for p in passages], why="no hit with filters")
