@@ -18,10 +18,11 @@ from kb.agent.llm import LLMChain, LLMReply
 
 Route = Literal["domain", "lexical", "hybrid"]
 
+MEASURE_UNITS = r"volumes?|equivalents?|equiv|kg|g|grams?|kilograms?|litres?|liters?|l|ml|moles?|mol|hours?|minutes?|h|min|bar"  # "how many volumes" asks a quantity, "how many steps" counts
 DOMAIN_CUES: list[tuple[str, re.Pattern[str]]] = [
     ("overlap", re.compile(r"\b(in common|both|shared|share|common to|together)\b", re.IGNORECASE)),
     ("exclusivity", re.compile(r"\b(unique to|only (in|mentioned in|used in)|exclusively|not in any other)\b", re.IGNORECASE)),
-    ("counting", re.compile(r"\b(how many(?! (?:volumes?|equivalents?|equiv|kg|g|grams?|kilograms?|litres?|liters?|l|ml|moles?|mol|hours?|minutes?|h|min|bar)\b)|count|number of (distinct|different)|top (\d+|three|five|ten)|(which|what) (two|three|four|five|ten) \w+|in the most|most (often|frequent|used|common)|rank)\b", re.IGNORECASE)),
+    ("counting", re.compile(r"\b(how many(?! (?:" + MEASURE_UNITS + r")\b)|count|number of (distinct|different)|top (\d+|three|five|ten)|(which|what) (two|three|four|five|ten) \w+|in the most|most (often|frequent|used|common)|rank)\b", re.IGNORECASE)),
     ("connectivity", re.compile(r"\b(connect|path from|lead(s)? from|turned into|synthesis path|route from|how is .+ (made|converted))\b", re.IGNORECASE)),
     ("version_change", re.compile(r"\b(chang\w*|differ\w*|modif\w*|evolv\w*|across (report )?versions|over (the )?versions|between v(ersion)?\s*\d)\b", re.IGNORECASE)),
     ("fan_in", re.compile(r"\b(which|what|list( all)?) (process )?steps\b", re.IGNORECASE)),
@@ -30,7 +31,7 @@ DOMAIN_CUES: list[tuple[str, re.Pattern[str]]] = [
 ]
 LEXICAL_CUES: list[tuple[str, re.Pattern[str]]] = [
     ("quantity", re.compile(r"\b(what|which) (temperature|time|pressure|ph|yield|purity|volume|amount|concentration|equivalents?|mass|scale|ratio)\b", re.IGNORECASE)),
-    ("measure", re.compile(r"\bhow many (volumes?|equivalents?|equiv|kg|g|grams?|kilograms?|litres?|liters?|l|ml|moles?|mol|hours?|minutes?|h|min|bar)\b", re.IGNORECASE)),
+    ("measure", re.compile(r"\bhow many (" + MEASURE_UNITS + r")\b", re.IGNORECASE)),
     ("reported value", re.compile(r"\b(what|which)\b[^?]{0,80}\b(was|were|is) (reported|stated|measured|obtained|found|used)\b|\bwhat (was|is) the (?!order)[\w\s/-]{1,60}\b(for|of)\b|"
                                    r"\b(at|in|under|to) (what|which) (temperature|solvent|pressure|ph)\b|\bdid (lot|batch) \S+ (give|reach)\b", re.IGNORECASE)),
     ("how much", re.compile(r"\bhow (long|much|hot|cold)\b", re.IGNORECASE)),
