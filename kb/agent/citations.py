@@ -42,11 +42,12 @@ def sentence_around(text: str, start: int, end: int) -> str:
 
 
 class CitationBuilder:
-    """Caches chunk context so a list answer with many items costs one query per chunk."""
+    """Caches chunk context and substance names so a list answer with many items costs one query per chunk."""
 
     def __init__(self, store: GraphStore) -> None:
         self.store = store
         self.chunks: dict[str, dict[str, str]] = {}
+        self.names: dict[str, list[tuple[int, int, str]]] = {}
 
     def chunk(self, iri: str) -> dict[str, str] | None:
         if iri not in self.chunks:
@@ -75,8 +76,10 @@ class CitationBuilder:
 
     def substance_names(self, iri: str) -> list[tuple[int, int, str]]:
         """(start, end, label) for every substance mention in the chunk, one row per label of its entity."""
-        rows = self.store.query(SUBSTANCE_NAMES, bindings={"chunk": NamedNode(iri)})
-        return sorted({(int(r["start"].value), int(r["end"].value), r["label"].value) for r in rows})
+        if iri not in self.names:
+            rows = self.store.query(SUBSTANCE_NAMES, bindings={"chunk": NamedNode(iri)})
+            self.names[iri] = sorted({(int(r["start"].value), int(r["end"].value), r["label"].value) for r in rows})
+        return self.names[iri]
 
     def cite_mention(self, mention: str) -> Citation | None:
         rows = list(self.store.query(MENTION_SPANS, bindings={"mention": NamedNode(mention)}))

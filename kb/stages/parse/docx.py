@@ -7,6 +7,7 @@ Pages: Word files have no fixed pages, so pages are counted from explicit page b
 from __future__ import annotations
 
 import re
+from dataclasses import asdict
 from pathlib import Path
 
 import docx
@@ -189,7 +190,5 @@ def parse_docx(path: Path, source_name: str, sha256: str, *, parser_version: str
         parser="python-docx",
         parser_version=parser_version,
         title=(props.title or "").strip() or title,
-        date=stated.date,
-        version=stated.version,
-        report_id=stated.report_id,
+        **asdict(stated),
     )

@@ -7,6 +7,7 @@ Scripts, styles, navigation and page chrome are dropped. Text sitting directly i
 from __future__ import annotations
 
 import re
+from dataclasses import asdict
 from pathlib import Path
 
 from bs4 import BeautifulSoup, NavigableString, Tag
@@ -132,7 +133,5 @@ def parse_html(path: Path, source_name: str, sha256: str, *, parser_version: str
         parser="beautifulsoup4",
         parser_version=parser_version,
         title=clean(title_tag.get_text(" ")) if title_tag else walker.first_h1,
-        date=stated.date,
-        version=stated.version,
-        report_id=stated.report_id,
+        **asdict(stated),
     )

@@ -6,6 +6,7 @@ is a section. Markdown has no pages: everything is page 1.
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from pathlib import Path
 
 from markdown_it import MarkdownIt
@@ -117,7 +118,5 @@ def parse_markdown(path: Path, source_name: str, sha256: str, *, parser_version:
         parser="markdown-it-py",
         parser_version=parser_version,
         title=walker.title,
-        date=stated.date,
-        version=stated.version,
-        report_id=stated.report_id,
+        **asdict(stated),
     )

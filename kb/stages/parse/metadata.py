@@ -12,6 +12,8 @@ DATE = re.compile(r"\b(\d{4}-\d{2}-\d{2})\b")
 
 @dataclass
 class StatedMetadata:
+    """Field names match ParsedDocument's, so parsers pass ``**asdict(stated)``."""
+
     report_id: str = ""
     version: str = ""
     date: str = ""

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import statistics
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import pymupdf
@@ -252,9 +252,7 @@ def _parse(
         parser="pymupdf",
         parser_version=parser_version,
         title=(meta.get("title") or "").strip() or title,
-        date=stated.date,
-        version=stated.version,
-        report_id=stated.report_id,
+        **asdict(stated),
     )
 
 

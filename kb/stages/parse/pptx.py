@@ -7,7 +7,7 @@ notes in a "Speaker notes" subsection. Date, footer and slide-number placeholder
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import pptx
@@ -151,7 +151,5 @@ def parse_pptx(path: Path, source_name: str, sha256: str, *, parser_version: str
         parser="python-pptx",
         parser_version=parser_version,
         title=(props.title or "").strip() or next((t for t in first_texts if t), ""),
-        date=stated.date,
-        version=stated.version,
-        report_id=stated.report_id,
+        **asdict(stated),
     )

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import codecs
 import re
+from dataclasses import asdict
 from pathlib import Path
 
 from kb.doctree import Block, ParsedDocument, Section, add_block, open_section
@@ -81,7 +82,5 @@ def parse_text(path: Path, source_name: str, sha256: str, *, parser_version: str
         parser="kb.text",
         parser_version=parser_version,
         title=title,
-        date=stated.date,
-        version=stated.version,
-        report_id=stated.report_id,
+        **asdict(stated),
     )

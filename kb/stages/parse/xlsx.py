@@ -9,6 +9,7 @@ The sheet's position is its page; each table records its cell range (``cmc:cellR
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -139,7 +140,5 @@ def parse_xlsx(path: Path, source_name: str, sha256: str, *, parser_version: str
         parser="openpyxl",
         parser_version=parser_version,
         title=(props.title or "").strip(),
-        date=stated.date,
-        version=stated.version,
-        report_id=stated.report_id,
+        **asdict(stated),
     )
