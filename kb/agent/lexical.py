@@ -44,6 +44,10 @@ FILE_NAME = re.compile(r"\S+\.(?:docx|pdf|pptx|xlsx|html?|md|txt)\b", re.IGNOREC
 COMPARE_K = 30
 VALUE = re.compile(r"(?<![\w.-])\d+(?:\.\d+)?(?![\w-])")
 NO_VALUE_PENALTY = 1.0
+ATTRIBUTE_WEIGHT = 1.5
+OTHER_STEP_PENALTY = 2.0
+TOKEN = re.compile(r"\d+(?:\.\d+)+|[\w\-]+")
+STEP_NUMBER = re.compile(r"\bstep\s*(\d+)\b", re.IGNORECASE)
 STEP_OR_VERSION_NUMBER = re.compile(r"\b(?:step|version|v)\s*\d+\b", re.IGNORECASE)
 CHANGE_WORDS = re.compile(r"\b(chang\w*|differ\w*|modif\w*|evolv\w*|how did)\b", re.IGNORECASE)
 SECTION_NUMBER = re.compile(r"^\s*\d+(?:\.\d+)*\.?\s+")
@@ -69,8 +73,8 @@ def stem(word: str) -> str:
 
 
 def terms(text: str) -> set[str]:
-    """Content words, singular; digits count ("run 5", "Step 3")."""
-    return {stem(w) for w in re.findall(r"[\w\-]+", text.lower()) if w not in STOPWORDS and (len(w) > 1 or w.isdigit())}
+    """Content words, singular; whole numbers count ("run 5", "Step 3"), the digits of 8.2 do not."""
+    return {stem(w) for w in TOKEN.findall(text.lower()) if w not in STOPWORDS and (len(w) > 1 or w.isdigit())}
 
 
 def cells(line: str) -> list[str]:
@@ -122,12 +126,31 @@ def row_key_terms(question: str) -> set[str]:
     return terms(STEP_OR_VERSION_NUMBER.sub(" ", question))
 
 
-def row_answer(header: str, row: str) -> str:
-    """'RRT: 1.37; Limit: 0.15%' from a header row and a data row of the same width, else the row."""
+def column_terms(question: str) -> set[str]:
+    """The question's terms as column headers spell them: 'after Step 6' also reads 'S6'."""
+    return terms(question) | {f"s{n}" for n in STEP_NUMBER.findall(question)}
+
+
+def column_states(header: str, row: str, words: set[str]) -> bool:
+    """A table row states the asked quantity when the column named for it holds a number
+    ('Yield (%)' over '82.2'): the unit lives in the header."""
+    return any(terms(name) & words and VALUE.search(value) for name, value in zip(cells(header), cells(row)))
+
+
+def row_answer(header: str, row: str, asked: set[str] | frozenset[str] = frozenset()) -> str:
+    """'RRT: 1.37; Limit: 0.15%' from a header row and a data row of the same width, else the row.
+    The one column whose header best matches the question comes first, so 'after Step 6' reads
+    the 'After S6' cell before the other stages' cells."""
     names, values = cells(header), cells(row)
     if len(names) != len(values):
         return row
-    return "; ".join(f"{name}: {value}" for name, value in zip(names, values))
+    pairs = [f"{name}: {value}" for name, value in zip(names, values)]
+    overlap = [len(terms(name) & asked) for name in names]
+    best = max(overlap, default=0)
+    if best and overlap.count(best) == 1:
+        first = overlap.index(best)
+        pairs.insert(0, pairs.pop(first))
+    return "; ".join(pairs)
 
 
 @dataclass
@@ -137,6 +160,7 @@ class Scored:
     start: int
     end: int
     header: str = ""
+    asked: frozenset[str] = frozenset()
 
     @property
     def quote(self) -> str:
@@ -145,7 +169,7 @@ class Scored:
     @property
     def statement(self) -> str:
         """The sentence, or a table row spelled out with its column names."""
-        return row_answer(self.header, self.quote) if self.header else self.quote
+        return row_answer(self.header, self.quote, self.asked) if self.header else self.quote
 
 
 def form_patterns(forms: dict[str, list[str]]) -> list[re.Pattern[str]]:
@@ -174,31 +198,43 @@ def best_sentences(question: str, passages: list[Any], limit: int = 2, *, forms:
     asked_terms = terms(question)
     wanted = asked_terms - anchors
     asked = [UNIT_OF_QUANTITY[q.lower()] for q in QUANTITY.findall(question) if q.lower() in UNIT_OF_QUANTITY]
+    asked_words = {stem(q.lower()) for q in QUANTITY.findall(question) if q.lower() in UNIT_OF_QUANTITY and " " not in q}
     quantity = bool(QUANTITY.search(question)) or bool(VALUE_QUESTION.search(question))
     entities = form_patterns(forms or {})
     keys = row_key_terms(question) - anchors
+    columns = frozenset(column_terms(question) - anchors)
+    steps = set(STEP_NUMBER.findall(question))
+    attributes = asked_words | {t for t in wanted if not t[:1].isdigit()}
     scored: list[Scored] = []
     for rank, passage in enumerate(passages):
-        section = wanted & terms(getattr(passage, "section_path", ""))
+        section_path = getattr(passage, "section_path", "")
+        section = wanted & terms(section_path)
         context = sum(SECTION_WORD_WEIGHT if t in SECTION_WORDS else 0.3 for t in section)
+        section_steps = set(STEP_NUMBER.findall(section_path))
+        if steps and section_steps and not steps & section_steps:
+            context -= OTHER_STEP_PENALTY
         for begin, end, header in reading_units(passage):
             sentence = passage.text[begin:end]
             found = wanted & terms(sentence)
-            states_quantity = any(pattern.search(sentence) for pattern in asked)
+            states_quantity = any(pattern.search(sentence) for pattern in asked) or bool(header and column_states(header, sentence, attributes))
             named = sum(1 for pattern in entities if pattern.search(sentence))
             if not found and not states_quantity and not named:
                 continue
             score = len(found) + context - RANK_PENALTY * rank / max(len(passages), 8)
             if header:
                 score += TABLE_HEADER_WEIGHT * len((wanted & terms(header)) - found)
-                score += 1.0 if terms(cells(sentence)[0]) & keys else 0.0
+                key = cells(sentence)[0]
+                score += 1.0 if terms(key) & keys or any(pattern.fullmatch(key) for pattern in entities) else 0.0
+            names_quantity = bool(asked_words & terms(f"{header} {sentence}"))
             if states_quantity:
-                score += 1.5
+                score += 1.5 + (ATTRIBUTE_WEIGHT if names_quantity else 0.0)
+            elif asked and not names_quantity:
+                score -= NO_VALUE_PENALTY
             elif quantity:
                 score += 0.5 if value_numbers(sentence, asked_terms) else -NO_VALUE_PENALTY
             score += ENTITY_WEIGHT * named
             score -= CAPTION_PENALTY if CAPTION.match(sentence) else 0.0
-            scored.append(Scored(score, passage, begin, end, header))
+            scored.append(Scored(score, passage, begin, end, header, columns))
     scored.sort(key=lambda s: (-s.score, s.passage.iri, s.start))
     return scored[:limit]
 

@@ -13,6 +13,7 @@ import random
 from collections import defaultdict
 from typing import Any
 
+from kb.demo.naming import EntityNames
 from kb.evaluation.bank import EvidenceLocation, Question
 from kb.evaluation.stats import mirror_overlap_rejects, near_duplicate, question_count
 
@@ -43,20 +44,21 @@ class Namer:
     """Readable names for ground-truth ids (steps, entities, 'step/substance' pairs, lots)."""
 
     def __init__(self, gt: dict[str, Any]) -> None:
-        self.entities = {e["id"]: e["name"] for e in gt["entities"]}
+        self.entities = EntityNames(gt)
         self.steps = {s["id"]: f"Step {s['number']} ({s['name']})" for s in gt["steps"]}
 
-    def __call__(self, subject: str) -> str:
-        """Key ids never reach a stem: 'imp@step' and 'step/parameter/substance' are spelled out."""
+    def __call__(self, subject: str, document: str | None = None) -> str:
+        """Key ids never reach a stem: 'imp@step' and 'step/parameter/substance' are spelled out,
+        entities as the source document names them when the lexicon cannot link the two."""
         if "@" in subject:
             impurity, step = subject.split("@", 1)
-            return f"{self.entities.get(impurity, impurity)} after {self.steps.get(step, step)}"
+            return f"{self.entities(impurity, document)} after {self.steps.get(step, step)}"
         if "/" in subject:
             step, thing = subject.split("/", 1)
             parameter, _, substance = thing.rpartition("/")
-            named = f"the {parameter} of {self.entities.get(substance, substance)}" if parameter else self.entities.get(thing, thing)
+            named = f"the {parameter} of {self.entities(substance, document)}" if parameter else self.entities(thing, document)
             return f"{named} in {self.steps.get(step, step)}"
-        return self.steps.get(subject) or self.entities.get(subject) or subject
+        return self.steps.get(subject) or self.entities(subject, document)
 
 
 def stem_for(kind: str, subject: str, hard: bool) -> str:
@@ -114,13 +116,15 @@ def design_bank(gt: dict[str, Any], document_words: dict[str, int], *, seed: int
         for fact in facts:
             if made >= wanted:
                 break
+            if not any(c.isalnum() for c in fact["value"]):
+                continue  # a '-' cell states that nothing is listed; no option can name it
             unique = len(values_of[(fact["kind"], fact["subject"])]) == 1
             cohort = ("hard_unanchored" if unique else "hard_anchored") if made % 5 else "easy_mixed"
             hard = cohort != "easy_mixed"
             distractors = pick_distractors(fact["value"], by_kind[fact["kind"]], rng)
             if distractors is None:
                 continue
-            stem = stem_for(fact["kind"], name(fact["subject"]), hard)
+            stem = stem_for(fact["kind"], name(fact["subject"], file), hard)
             if cohort != "hard_unanchored" and not (cohort == "easy_mixed" and unique and made % 2):
                 stem = f"{anchor(document)}, {stem[0].lower()}{stem[1:]}"
             options, correct = lettered(fact["value"], distractors, rng)
@@ -149,7 +153,7 @@ def design_bank(gt: dict[str, Any], document_words: dict[str, int], *, seed: int
             fact = next(f for f in gt["facts"] if f["id"] == new["fact"])
             accept(Question(
                 id=f"q-{len(bank) + 1:04d}",
-                stem=f"How did the {history['kind']} of {name(history['subject'])} change from {old['file']} to {new['file']}?",
+                stem=f"How did the {history['kind']} of {name(history['subject'], new['file'])} change from {old['file']} to {new['file']}?",
                 options=options, correct=correct,
                 explanation=f"It was {old['value']} in version {previous} and {new['value']} in version {change['version']}.",
                 evidence_quote=fact["text"],

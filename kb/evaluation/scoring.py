@@ -17,6 +17,7 @@ from kb.evaluation.bank import Question
 from kb.evaluation.stats import content_words, overlap
 
 NUMBER = re.compile(r"(?<![\w.])(?<!\w-)-?\d+(?:[.,]\d+)?(?![\w'-]*[A-Za-z])")  # a value, not the 2 of 2-MeTHF
+WHOLE_VALUE_BONUS = 0.5
 UNIT_SPACES = re.compile(r"\s+(?=[%°])|(?<=°)\s+")
 
 
@@ -35,12 +36,15 @@ def stated(value: str, text: str) -> re.Match[str] | None:
 
 
 def support(option: str, evidence: str) -> float:
+    """Numbers stated count double, content words once; the whole value with its unit ('12 h', not
+    the 6 of 'Step 6') earns a half point more."""
     text = normal(evidence)
     nums = NUMBER.findall(option)
     num_score = sum(1 for n in nums if stated(n, text)) / len(nums) if nums else 0.0
     words = content_words(option) - {n for n in nums}
     word_score = len(words & content_words(evidence)) / len(words) if words else 0.0
-    return 2 * num_score + word_score if nums else word_score
+    whole = WHOLE_VALUE_BONUS if nums and stated(normal(option), text) else 0.0
+    return 2 * num_score + word_score + whole if nums else word_score
 
 
 FROM_TO = re.compile(r"^from (.+ to .+)$", re.IGNORECASE)

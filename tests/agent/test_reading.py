@@ -98,3 +98,42 @@ def test_the_step_number_does_not_pick_the_table_row() -> None:
     table = "Run | Yield (%) | Impurity (area%)\n4 | 85.0 | 0.10\n8 | 87.1 | 0.44"
     best = best_sentences("What was the DoE impurity for run 8 in Step 4?", [passage(table, kind="table")], limit=1)
     assert best[0].quote == "8 | 87.1 | 0.44"
+
+
+def test_a_statement_without_the_asked_attribute_loses_to_one_that_states_it() -> None:
+    summary = passage("The current conditions for Step 4 (Suzuki coupling) use PhMe at 85 °C.", iri="urn:chunk:summary", section="9 Summary")
+    slide = passage("Isolated yield 84.0% of RA-X41 in R-201", iri="urn:chunk:slide", section="Step 4: Suzuki coupling")
+    best = best_sentences("Which yield was reported for Step 4 (Suzuki coupling)?", [summary, slide], limit=1)
+    assert best[0].passage.iri == "urn:chunk:slide"
+
+
+def test_the_column_the_question_names_is_read_first() -> None:
+    table = ("Impurity | Formed in | After S5 | After S6\n"
+             "N-tert-butyl impurity | S5 | 0.56 | 0.19")
+    best = best_sentences("Which impurity level was reported for N-tert-butyl impurity after Step 6?", [passage(table, kind="table")], limit=1)
+    assert best[0].statement.startswith("After S6: 0.19; Impurity: N-tert-butyl impurity;")
+
+
+def test_a_table_row_states_the_quantity_its_column_names() -> None:
+    screen = passage("Solvent | Conversion (%) | Phase split\nTHF | 98.7 | None\nPhMe | 81.9 | Clean", kind="table",
+                     iri="urn:chunk:screen", section="4 Step 2: dehydration to nitrile > 4.7 Solvent screen")
+    prose = passage("Step 2 (dehydration to nitrile) is run in R-101 and delivers nitrile 7.", iri="urn:chunk:prose",
+                    section="4 Step 2: dehydration to nitrile > 4.1 Background")
+    best = best_sentences("Which screen conversion was reported for toluene in Step 2 (dehydration to nitrile)?", [prose, screen],
+                          limit=1, forms={"urn:e:toluene": ["toluene", "PhMe"]})
+    assert best[0].quote == "PhMe | 81.9 | Clean"
+
+
+def test_a_section_about_another_step_is_read_last() -> None:
+    step3 = passage("Parameter | Set point\nVolume (tetrahydrofuran) | 12 vol", kind="table", iri="urn:chunk:a",
+                    section="5 Step 3: SNAr cyclisation > Critical process parameters")
+    step2 = passage("Parameter | Set point\nVolume (THF) | 10 vol", kind="table", iri="urn:chunk:b",
+                    section="4 Step 2: dehydration to nitrile > Critical process parameters")
+    best = best_sentences("How many volumes were used for tetrahydrofuran in Step 2?", [step3, step2], limit=1)
+    assert best[0].passage.iri == "urn:chunk:b"
+
+
+def test_decimals_are_one_number() -> None:
+    from kb.agent.lexical import terms
+
+    assert {"8.2", "85.4"} <= terms("run at 8.2 kg scale and gave 85.4% yield") and "2" not in terms("8.2 kg")

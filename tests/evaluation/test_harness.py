@@ -167,6 +167,26 @@ def test_stems_spell_out_key_ids() -> None:
     assert name("s3/thf") == "tetrahydrofuran in Step 3 (SNAr cyclisation)"
 
 
+def test_stems_name_unlexiconed_entities_as_their_document_does() -> None:
+    from kb.evaluation.designer import Namer
+
+    mentions = [{"document": "IR.pdf", "entity": "imp-a", "form": "Des-bromo impurity"},
+                {"document": "IR.pdf", "entity": "thf", "form": "THF"},
+                {"document": "AM.pdf", "entity": "imp-a", "form": "IMP-AA"}]
+    name = Namer({"entities": [{"id": "thf", "name": "tetrahydrofuran", "in_lexicon": True},
+                               {"id": "imp-a", "name": "IMP-AA", "in_lexicon": False}],
+                  "steps": [{"id": "s4", "number": 4, "name": "Suzuki coupling"}], "mentions": mentions})
+    assert name("imp-a@s4", "IR.pdf") == "Des-bromo impurity after Step 4 (Suzuki coupling)"
+    assert name("imp-a@s4", "AM.pdf") == "IMP-AA after Step 4 (Suzuki coupling)"
+    assert name("s4/thf", "IR.pdf") == "tetrahydrofuran in Step 4 (Suzuki coupling)"
+    assert name("imp-a", "TR.docx") == "IMP-AA"
+
+
+def test_a_value_is_read_with_its_unit() -> None:
+    options = {"A": "2 h", "B": "6 h", "C": "8 h", "D": "12 h"}
+    assert choose_letter(options, "Solvent for KX-4471 Step 6: MeCN; 5 °C, 12 h") == "D"
+
+
 def test_digits_inside_names_do_not_decide_the_order() -> None:
     options = {"B": "from 2-methyltetrahydrofuran; subject to further optimisation to tetrahydrofuran; subject to further optimisation",
                "D": "from tetrahydrofuran; subject to further optimisation to 2-methyltetrahydrofuran; subject to further optimisation"}
