@@ -7,6 +7,7 @@ import unicodedata
 from collections.abc import Callable
 from functools import cached_property
 from pathlib import Path
+from typing import Any
 
 from kb.agent.answer import Answer, Tracer, TraceStep
 from kb.agent.domain import DomainAgent
@@ -73,7 +74,15 @@ class Agent:
                 seen = {p.iri for p in fused}
                 return fused + [p for p in passage_search(question, filters, k, config=self.config, method="keyword") if p.iri not in seen]
 
-        return LexicalAgent(self.store, search, self.llm)
+        return LexicalAgent(self.store, search, self.llm, chapter=self._chapter if self._search is None else None)
+
+    def _chapter(self, iri: str) -> list[Any]:
+        """The passages of a hit's top-level section, for the lexical agent's 'open the section' tool."""
+        from kb.retrieval.neighbours import chapter_chunks
+        from kb.retrieval.search import Passage, cached_index
+
+        index = cached_index(self.config)
+        return [Passage.of(record, 0.0, [], {}) for record in chapter_chunks(index, iri)] if iri in index.row_of else []
 
     def compare_versions(self, text: str, linked: LinkedQuestion, tracer: Tracer) -> Answer:
         """A change between two named versions: each version's own statement leads, in the order asked,

@@ -52,6 +52,7 @@ STEP_OR_VERSION_NUMBER = re.compile(r"\b(?:step|version|v)\s*\d+\b", re.IGNORECA
 CHANGE_WORDS = re.compile(r"\b(chang\w*|differ\w*|modif\w*|evolv\w*|how did)\b", re.IGNORECASE)
 SECTION_NUMBER = re.compile(r"^\s*\d+(?:\.\d+)*\.?\s+")
 ANSWER_SENTENCES = 2
+OPENED_SECTIONS = 3
 SECOND_SENTENCE_SHARE = 0.75
 
 Search = Callable[..., list[Any]]
@@ -161,6 +162,7 @@ class Scored:
     end: int
     header: str = ""
     asked: frozenset[str] = frozenset()
+    states: bool = False
 
     @property
     def quote(self) -> str:
@@ -184,6 +186,11 @@ def value_numbers(sentence: str, question_terms: set[str]) -> bool:
     return any(n not in question_terms for n in VALUE.findall(sentence))
 
 
+def asked_units(question: str) -> list[re.Pattern[str]]:
+    """How a value of each quantity the question asks for is written ('yield' -> '84.0%')."""
+    return [UNIT_OF_QUANTITY[q.lower()] for q in QUANTITY.findall(question) if q.lower() in UNIT_OF_QUANTITY]
+
+
 def best_sentences(question: str, passages: list[Any], limit: int = 2, *, forms: dict[str, list[str]] | None = None,
                    anchors: set[str] | frozenset[str] = frozenset()) -> list[Scored]:
     """Sentences (or table rows) ranked by question-term coverage, then passage rank.
@@ -197,7 +204,7 @@ def best_sentences(question: str, passages: list[Any], limit: int = 2, *, forms:
     """
     asked_terms = terms(question)
     wanted = asked_terms - anchors
-    asked = [UNIT_OF_QUANTITY[q.lower()] for q in QUANTITY.findall(question) if q.lower() in UNIT_OF_QUANTITY]
+    asked = asked_units(question)
     asked_words = {stem(q.lower()) for q in QUANTITY.findall(question) if q.lower() in UNIT_OF_QUANTITY and " " not in q}
     quantity = bool(QUANTITY.search(question)) or bool(VALUE_QUESTION.search(question))
     entities = form_patterns(forms or {})
@@ -234,17 +241,34 @@ def best_sentences(question: str, passages: list[Any], limit: int = 2, *, forms:
                 score += 0.5 if value_numbers(sentence, asked_terms) else -NO_VALUE_PENALTY
             score += ENTITY_WEIGHT * named
             score -= CAPTION_PENALTY if CAPTION.match(sentence) else 0.0
-            scored.append(Scored(score, passage, begin, end, header, columns))
+            scored.append(Scored(score, passage, begin, end, header, columns, states_quantity))
     scored.sort(key=lambda s: (-s.score, s.passage.iri, s.start))
     return scored[:limit]
 
 
 class LexicalAgent:
-    def __init__(self, store: GraphStore, search: Search, llm: LLMChain, *, k: int = 8) -> None:
+    def __init__(self, store: GraphStore, search: Search, llm: LLMChain, *, k: int = 8,
+                 chapter: Callable[[str], list[Any]] | None = None) -> None:
         self.store = store
         self.search = search
         self.llm = llm
         self.k = k
+        self.chapter = chapter
+
+    def open_sections(self, question: str, passages: list[Any], anchors: set[str], tracer: Tracer) -> list[Any]:
+        """The hits, then the top-level sections of the first few, when no hit states the asked
+        quantity: a step's yield sits in its procedure, not in the background paragraph that
+        matched the step's name."""
+        if self.chapter is None or not asked_units(question):
+            return passages
+        if any(s.states for s in best_sentences(question, passages, limit=1, anchors=anchors)):
+            return passages
+        seen = {p.iri for p in passages}
+        opened: list[Any] = []
+        for hit in passages[:OPENED_SECTIONS]:
+            opened.extend(p for p in self.chapter(hit.iri) if p.iri not in seen and not seen.add(p.iri))
+        tracer.add("lexical.open_section", of=[p.iri for p in passages[:OPENED_SECTIONS]], read=len(opened))
+        return passages + opened
 
     def filters(self, linked: LinkedQuestion) -> dict[str, str]:
         filters: dict[str, str] = {}
@@ -295,7 +319,8 @@ class LexicalAgent:
         passages = self.passages(question, filters, tracer)
         if not passages:
             return Answer(question, "lexical", "I found no passage that matches this question.", found_evidence=False)
-        items = self.statements(question, passages, linked, filters, tracer)
+        anchors = terms(" ".join(filters.values())) if filters else set()
+        items = self.statements(question, self.open_sections(question, passages, anchors, tracer), linked, filters, tracer)
         if not items:
             return Answer(question, "lexical", "The best passages do not contain the question's terms; no answer is given.", found_evidence=False)
         return Answer(question, "lexical", " ".join(i.text for i in items), items=items)

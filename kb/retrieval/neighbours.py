@@ -30,6 +30,17 @@ def section_chunks(index: PassageIndex, iri: str) -> list[ChunkRecord]:
     return [r for r in index.by_graph[record.graph] if r.section == record.section]
 
 
+def chapter_chunks(index: PassageIndex, iri: str) -> list[ChunkRecord]:
+    """Every chunk under the chunk's top-level section ("4 Step 2: dehydration to nitrile" with
+    its Procedure, Batches and Solvent screen subsections), in reading order: a step's yield is
+    stated in its procedure, far from the background paragraph that names the step."""
+    record = record_of(index, iri)
+    top = record.section_path.split(" > ")[0]
+    if not top:
+        return [record]
+    return [r for r in index.by_graph[record.graph] if r.section_path.split(" > ")[0] == top]
+
+
 def context_text(index: PassageIndex, iri: str, *, before: int = 1, after: int = 1, section: bool = False) -> str:
     """Readable context: the section path, then the neighbouring (or section) chunks' text."""
     record = record_of(index, iri)

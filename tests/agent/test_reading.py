@@ -137,3 +137,26 @@ def test_decimals_are_one_number() -> None:
     from kb.agent.lexical import terms
 
     assert {"8.2", "85.4"} <= terms("run at 8.2 kg scale and gave 85.4% yield") and "2" not in terms("8.2 kg")
+
+
+def test_the_section_is_opened_when_no_hit_states_the_asked_quantity() -> None:
+    background = passage("Step 6 (salt formation) is run in the 50 L reactor.", iri="urn:chunk:background",
+                         section="4 Step 6: salt formation > 4.1 Background")
+    procedure = passage("This gave KX-4471 hydrochloride in 88.0% yield and 99.7 area% purity by HPLC.", iri="urn:chunk:procedure",
+                        section="4 Step 6: salt formation > 4.2 Procedure")
+    opened: list[str] = []
+
+    def chapter(iri: str) -> list[SimpleNamespace]:
+        opened.append(iri)
+        return [background, procedure]
+
+    agent = LexicalAgent(OxigraphLocalStore(None), lambda question, filters, k: [background], LLMChain([]), chapter=chapter)
+    linked = EntityLinker([]).link("What was the purity for Step 6 (salt formation)?")
+    tracer = Tracer()
+    answer = agent.answer(linked.question, linked, tracer)
+    assert opened == ["urn:chunk:background"] and "99.7 area%" in answer.text
+    assert any(step.step == "lexical.open_section" for step in tracer.steps)
+
+    opened.clear()
+    agent.answer("Which reactor was Step 6 (salt formation) run in?", EntityLinker([]).link("Which reactor was Step 6 (salt formation) run in?"), Tracer())
+    assert not opened, "a question asking no quantity reads the hits only"
