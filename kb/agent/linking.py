@@ -1,8 +1,15 @@
 """Entity linking from question text to canonical individuals of the domain layer.
 
 Exact label matches first (preferred and alternative labels, case-insensitive, whole words,
-longest first), then fuzzy matches (rapidfuzz) above a threshold. A surface form that fits
-several individuals of the same kind is reported as ambiguous, never guessed.
+longest first; a label's leading stereodescriptor is optional: '(E)-X oxime' also links as
+'X oxime'), then parent names of derivatives, then fuzzy matches (rapidfuzz) above a threshold.
+A surface form that fits several individuals of the same kind is reported as ambiguous, never
+guessed.
+
+A parent name is the carbonyl compound a condensation derivative is named after: the graph may
+know '(E)-X oxime' but name X itself only by a code ('aldehyde 10'). A question naming X then
+links to the substrate of the step that makes the derivative (its input with a starting-material
+or intermediate role), so 'How does X connect to ...' starts where the route does.
 """
 
 from __future__ import annotations
@@ -55,6 +62,32 @@ SELECT ?entity ?label ?type ?preferred WHERE {
     { ?entity skos:prefLabel ?label } UNION { ?entity skos:altLabel ?label }
   }
 }"""
+# what each step's substrate (input with the starting material or intermediate role) is made into
+SUBSTRATES = V.sparql_prefixes() + """
+SELECT DISTINCT ?product ?substrate WHERE {
+  GRAPH <urn:kb:graph:domain> {
+    ?step obo:OBI_0000299 ?product ; obo:OBI_0000293 ?substrate .
+    ?substrate obo:RO_0000087 ?role .
+    ?role obo:BFO_0000054 ?step ; a obo:BFO_0000023 .
+  }
+}"""
+# a leading stereodescriptor: (E)-, (Z)-, (R)-, (S)-, (R,S)-, (±)-, rac-, cis-, trans-
+STEREO_PREFIX = re.compile(r"^(?:\((?:[EZRS](?:,\s*[EZRS])*|\u00b1|[+-]|rac)\)-|(?:rac|cis|trans)-)", re.IGNORECASE)
+# functional class names of condensation derivatives: 'X oxime' is the oxime of the carbonyl compound X
+DERIVATIVE_WORDS = ("oxime", "hydrazone", "semicarbazone")
+MIN_PARENT_NAME = 8
+
+
+def without_stereo(label: str) -> str:
+    return STEREO_PREFIX.sub("", label, count=1)
+
+
+def parent_name(label: str) -> str | None:
+    """'(E)-5-bromo-2-fluoronicotinaldehyde oxime' -> '5-bromo-2-fluoronicotinaldehyde'."""
+    head, _, last = without_stereo(label).rpartition(" ")
+    if last.lower() in DERIVATIVE_WORDS and len(head) >= MIN_PARENT_NAME and not head.isdigit():
+        return head
+    return None
 
 
 @dataclass(frozen=True)
@@ -103,15 +136,37 @@ class LabelEntry:
 class EntityLinker:
     """Label index of the domain layer, built once per store state."""
 
-    def __init__(self, entries: list[LabelEntry], *, fuzzy_threshold: float = 92.0) -> None:
+    def __init__(self, entries: list[LabelEntry], *, fuzzy_threshold: float = 92.0, substrates: dict[str, set[str]] | None = None) -> None:
         self.fuzzy_threshold = fuzzy_threshold
         self.by_label: dict[str, dict[str, LabelEntry]] = {}
         self.forms: dict[str, list[str]] = {}
+        by_entity: dict[str, LabelEntry] = {}
         for entry in entries:
             self.by_label.setdefault(entry.label.lower(), {})[entry.entity] = entry
             self.forms.setdefault(entry.entity, []).append(entry.label)
+            by_entity.setdefault(entry.entity, entry)
+        for entry in entries:
+            bare = without_stereo(entry.label).lower()
+            if bare != entry.label.lower() and len(bare) >= MIN_PARENT_NAME:
+                self.by_label.setdefault(bare, {}).setdefault(entry.entity, entry)
         self.labels = sorted(self.by_label, key=lambda s: (-len(s), s))
-        self.patterns = [(label, re.compile(r"(?<![\w-])" + re.escape(label) + r"(?![\w-])", re.IGNORECASE)) for label in self.labels if label and not label.isdigit()]
+        self.patterns = [(label, self.pattern(label)) for label in self.labels if label and not label.isdigit()]
+        # parent names of derivatives, each to the substrate(s) of the step(s) that make the derivative
+        self.parents: dict[str, dict[str, LabelEntry]] = {}
+        for derivative, made_from in sorted((substrates or {}).items()):
+            for label in self.forms.get(derivative, []):
+                name = parent_name(label)
+                if name is None or name.lower() in self.by_label:
+                    continue
+                for substrate in sorted(made_from):
+                    if substrate in by_entity:
+                        entry = by_entity[substrate]
+                        self.parents.setdefault(name.lower(), {})[substrate] = LabelEntry(substrate, name, entry.kind, entry.preferred)
+        self.parent_patterns = [(name, self.pattern(name)) for name in sorted(self.parents, key=lambda s: (-len(s), s))]
+
+    @staticmethod
+    def pattern(label: str) -> re.Pattern[str]:
+        return re.compile(r"(?<![\w-])" + re.escape(label) + r"(?![\w-])", re.IGNORECASE)
 
     @classmethod
     def from_store(cls, store: GraphStore) -> EntityLinker:
@@ -120,7 +175,10 @@ class EntityLinker:
             kind = KIND_OF_TYPE.get(row["type"].value)
             if kind:
                 entries.append(LabelEntry(row["entity"].value, row["label"].value, kind, row["preferred"].value))
-        return cls(sorted(set(entries), key=lambda e: (e.label, e.entity)))
+        substrates: dict[str, set[str]] = {}
+        for row in store.query(SUBSTRATES):
+            substrates.setdefault(row["product"].value, set()).add(row["substrate"].value)
+        return cls(sorted(set(entries), key=lambda e: (e.label, e.entity)), substrates=substrates)
 
     def link(self, question: str) -> LinkedQuestion:
         linked = LinkedQuestion(question=question)
@@ -132,6 +190,13 @@ class EntityLinker:
                     continue
                 taken.append(span)
                 linked.entities.append(self.make_link(found.group(0), span, self.by_label[label], 100.0))
+        for name, pattern in self.parent_patterns:
+            for found in pattern.finditer(question):
+                span = (found.start(), found.end())
+                if any(s < span[1] and span[0] < e for s, e in taken):
+                    continue
+                taken.append(span)
+                linked.entities.append(self.make_link(found.group(0), span, self.parents[name], 95.0))
         linked.entities.extend(self.fuzzy(question, taken))
         linked.entities.sort(key=lambda link: link.start)
         linked.forms = {link.entity: sorted(set(self.forms.get(link.entity, [link.label]))) for link in linked.entities if not link.ambiguous}

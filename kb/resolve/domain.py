@@ -33,6 +33,8 @@ KIND_SEGMENTS = {k: k.replace("_", "-") for k in CATEGORIES}
 # PROCO's starting material and intermediate are material classes (subclasses of chemical entity),
 # not roles: a role individual for them is typed with BFO's role and named by its label
 MATERIAL_ROLE_CLASSES = {vocab.STARTING_MATERIAL_ROLE.value, vocab.INTERMEDIATE_ROLE.value}
+# role assignments that come from a table column header alone (kb.stages.extract.relations ignores them too)
+COLUMN_ROLE_RULES = {"role.table_header"}
 
 
 @dataclass
@@ -168,6 +170,11 @@ def _relations(corpus: Corpus, resolution: Resolution, base: str, layer: DomainL
         if not step:
             continue
         if m.kind == "role_assignment":
+            if m.rule in COLUMN_ROLE_RULES:
+                # a column header names what a table compares ('Solvent' over a solvent screen), not
+                # what the step charges: as in the extractor's step relations, no role and no input
+                layer.body[m.iri] = ROLE_CLASSES[m.role]
+                continue
             substance_mention = at_span.get((m.chunk, m.start, m.end))
             if substance_mention is None:
                 continue
@@ -230,7 +237,7 @@ def _role_words(corpus: Corpus, resolution: Resolution, layer: DomainLayer, role
     """A role word names the role individual of its step when exactly one fits, else the role class."""
     by_role: dict[tuple[str, str, str], set[str]] = defaultdict(set)
     for m in corpus.mentions:
-        if m.kind == "role_assignment" and m.iri in layer.body:
+        if m.kind == "role_assignment" and m.rule not in COLUMN_ROLE_RULES and m.iri in layer.body:
             by_role[(corpus.document_of(m), resolution.steps.get(m.chunk, ""), m.role)].add(layer.body[m.iri])
     for m in role_words:
         found = by_role.get((corpus.document_of(m), resolution.steps.get(m.chunk, ""), m.role), set())
