@@ -9,6 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from kb.agent.citations import CitationBuilder
 from kb.agent.core import Agent
 from kb.config import Config
 from kb.evaluation.bank import read_bank, write_bank
@@ -58,7 +59,9 @@ def evaluate(
         return search(question, filters, k, config=config, method=method)
 
     answers = answer_all(build_systems(agent, passage_search, systems), bank, progress)
-    evaluation = score_all(bank, answers, gt, embed_fn, agent.llm if agent.llm.enabled else None)
+    chunks = CitationBuilder(store)
+    evaluation = score_all(bank, answers, gt, embed_fn, agent.llm if agent.llm.enabled else None,
+                           chunk_text=lambda iri: (chunks.chunk(iri) or {}).get("text"))
     out.mkdir(parents=True, exist_ok=True)
     review_csv = out / "tier3_review.csv"
     by_id = {q.id: q for q in bank}

@@ -67,15 +67,22 @@ def kappa(value: float) -> str:
     return "n/a (all agree)" if math.isnan(value) else f"{value:.2f}"
 
 
+def cited_cell(cited: dict[str, int]) -> str:
+    """'225 / 225 of 225': items with a citation / items whose quotes are all verbatim, of all items."""
+    return f"{cited['cited']} / {cited['verbatim']} of {cited['items']}" if cited["items"] else "-"
+
+
 def markdown(summary: dict[str, Any], meta: dict[str, Any], taxonomy: dict[str, int] | None) -> str:
     lines = ["# Evaluation report", "", (f"Bank: {meta['questions']} questions ({meta['mcq']} multiple choice, {meta['lists']} list) from "
                                          f"`{meta['ground_truth']}`; LLM backend `{meta['llm']}`; run took {meta['seconds']:.0f} s on {meta['machine']}."), "",
              "![Tier 1 and Tier 2 per system](tiers.png)", "", "![Per cohort](cohorts.png)", "",
-             "| system | Tier 1 | Tier 2 | kappa | list precision | list recall | routing | p50 s | p95 s |", "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+             "| system | Tier 1 | Tier 2 | kappa | list precision | list recall | fact accuracy | items cited / verbatim | routing | p50 s | p95 s |",
+             "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for name, s in summary.items():
-        lists = s["lists"]
+        lists, cited = s["lists"], s["citations"]
         lines.append(f"| {SYSTEM_LABELS.get(name, name)} | {pct(s['tier1'])} | {pct(s['tier2'])} | {kappa(s['contingency']['kappa'])} | "
-                     f"{num(lists['precision'])} | {num(lists['recall'])} | "
+                     f"{num(lists['precision'])} | {num(lists['recall'])} | {pct(s['fact_accuracy'])} | "
+                     f"{cited_cell(cited)} | "
                      f"{pct(s['routing_accuracy']) if name == 'router' else '-'} | {s['latency_p50_s']:.3f} | {s['latency_p95_s']:.3f} |")
     lines += ["", "## Per cohort", "", "| system | cohort | Tier 1 | Tier 2 | T1&T2 | T1 only | T2 only | neither | kappa | trap |", "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for name, s in summary.items():

@@ -12,11 +12,12 @@ import numpy as np
 
 from kb.agent.llm import LLMChain
 from kb.evaluation.bank import Question, view
-from kb.evaluation.scoring import GoldMatcher, choose_letter, set_scores, tier2_score
+from kb.evaluation.scoring import GoldMatcher, choose_letter, set_scores, tier2_score, value_present
 from kb.evaluation.stats import cohen_kappa, wilson_interval
 from kb.evaluation.systems import Respond, Response
 
 Embed = Callable[[list[str]], np.ndarray]
+ChunkText = Callable[[str], str | None]
 
 
 @dataclass
@@ -35,6 +36,10 @@ class Scored:
     similarity: float | None = None
     precision: float | None = None
     recall: float | None = None
+    fact: bool | None = None
+    items: int = 0
+    items_cited: int = 0
+    items_verbatim: int = 0
     seconds: float = 0.0
 
 
@@ -77,7 +82,20 @@ def judge(llm: LLMChain, question: Question, answer: str) -> int | None:
     return int(choice) if choice is not None else None
 
 
-def score_all(bank: list[Question], answers: dict[str, list[tuple[Response, float]]], gt: dict[str, Any], embed: Embed | None, llm: LLMChain | None) -> Evaluation:
+def check_citations(scored: Scored, response: Response, chunk_text: ChunkText) -> None:
+    """Answer items with at least one citation, and those whose every quote is in its cited chunk
+    as it stands in the store (issue 10: every item cited, every quote verbatim)."""
+    scored.items = len(response.items)
+    for item in response.items:
+        citations = item.get("citations") or []
+        scored.items_cited += bool(citations)
+        scored.items_verbatim += bool(citations) and all(c["quote"] in (chunk_text(c["chunk"]) or "") for c in citations)
+
+
+def score_all(bank: list[Question], answers: dict[str, list[tuple[Response, float]]], gt: dict[str, Any], embed: Embed | None, llm: LLMChain | None,
+              chunk_text: ChunkText | None = None) -> Evaluation:
+    """Tier 1 and 2, list P/R, fact accuracy (every gold value stated, on local-fact questions) and,
+    with ``chunk_text``, the citation check."""
     matcher = GoldMatcher(gt)
     evaluation = Evaluation()
     for system, rows in answers.items():
@@ -95,6 +113,10 @@ def score_all(bank: list[Question], answers: dict[str, list[tuple[Response, floa
                 scored.similarity = None if sim is None else round(sim, 4)
                 if llm is not None and llm.enabled:
                     scored.judge_score = judge(llm, question, response.answer)
+                if question.expected_route == "lexical":
+                    scored.fact = all(value_present(value, response.answer) for value in question.gold_values)
+            if chunk_text is not None:
+                check_citations(scored, response, chunk_text)
             evaluation.scored.append(scored)
     evaluation.summary = summarise(evaluation.scored)
     return evaluation
@@ -146,6 +168,9 @@ def summarise(scored: list[Scored]) -> dict[str, Any]:
             "cohorts": cohorts,
             "lists": {"n": len(lists), "precision": float(np.mean([s.precision for s in lists])) if lists else None,
                       "recall": float(np.mean([s.recall for s in lists])) if lists else None},
+            "fact_accuracy": rate([s.fact for s in rows if s.fact is not None]),
+            "citations": {"items": sum(s.items for s in rows), "cited": sum(s.items_cited for s in rows),
+                          "verbatim": sum(s.items_verbatim for s in rows)},
             "routing_accuracy": rate([s.route.startswith(s.expected_route) or (s.route == "hybrid") for s in rows]),
             "latency_p50_s": float(np.percentile([s.seconds for s in rows], 50)) if rows else None,
             "latency_p95_s": float(np.percentile([s.seconds for s in rows], 95)) if rows else None,

@@ -40,7 +40,8 @@ def agent_system(agent: Agent, name: str, route: str | None) -> Respond:
         quotes = [c["quote"] for c in data["citations"]]
         decided = next((t["detail"]["route"] for t in data["trace"] if t["step"] == "route"), data["route"])
         return Response(view.id, name, data["answer"], " ".join([data["answer"], *quotes]), decided,
-                        items=[{"text": i["text"], "entity": i["entity"]} for i in data["items"]], citations=data["citations"])
+                        items=[{"text": i["text"], "entity": i["entity"], "citations": i["citations"]} for i in data["items"]],
+                        citations=data["citations"])
 
     return respond
 

@@ -80,6 +80,19 @@ def test_router_scores_on_the_tiny_bank(agent: Agent) -> None:
     assert by_id["q1"].letter == "B" and by_id["q1"].t1 and by_id["q1"].t2
     assert (by_id["l1"].precision, by_id["l1"].recall) == (1.0, 1.0)
     assert evaluation.summary["router"]["routing_accuracy"]["rate"] == 1.0
+    assert evaluation.summary["router"]["fact_accuracy"]["k"] == 1 and by_id["l1"].fact is None
+
+
+def test_every_answer_item_is_checked_against_the_stored_chunk(agent: Agent) -> None:
+    from kb.agent.citations import CitationBuilder
+
+    answers = answer_all({"router": agent_system(agent, "router", None)}, BANK)
+    chunks = CitationBuilder(agent.store)
+    stored = score_all(BANK, answers, GT, None, None, chunk_text=lambda iri: (chunks.chunk(iri) or {}).get("text"))
+    cited = stored.summary["router"]["citations"]
+    assert cited["items"] > 0 and cited["cited"] == cited["verbatim"] == cited["items"]
+    tampered = score_all(BANK, answers, GT, None, None, chunk_text=lambda iri: "a different text")
+    assert tampered.summary["router"]["citations"]["verbatim"] == 0
 
 
 def test_choose_letter_prefers_numbers_and_abstains_without_support() -> None:
