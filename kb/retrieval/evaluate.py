@@ -2,13 +2,16 @@
 
 For every ground-truth fact a question is formed by template from the fact's kind and subject
 (never from its sentence), in up to two wordings: anchored (names the report and version) and
-unanchored (names nothing). A chunk answers it when it states the same fact (kind, subject and
-value): in the named document for anchored questions, in any document for unanchored ones (a
-later version repeating the sentence states the fact too). The rank of the first such chunk is
-recorded for
-BM25-only, dense-only and fused search, and summarised as recall@1/5/10 and MRR per question
-kind: anchored, unanchored, table (facts stated in a table cell, anchored wording) and german
-(facts on the German page, unanchored wording).
+unanchored (names nothing). The unanchored wording is only formed when the fact's (kind, subject)
+has exactly one value in the whole ground truth, the rule of the harness's question designer
+(kb/evaluation/designer.py): "Which solvent is step 6 carried out in?" has no single answer when
+report versions changed the solvent, so such a fact is asked in its anchored wording only. A
+chunk answers a question when it states the same fact (kind, subject and value): in the named
+document for anchored questions, in any document for unanchored ones (a later version repeating
+the sentence states the fact too). The rank of the first such chunk is recorded for BM25-only,
+dense-only and fused search, and summarised as recall@1/5/10 and MRR per question kind:
+anchored, unanchored, table (facts stated in a table cell, anchored wording) and german (facts
+on the German page, English wording, unanchored when the value is unique).
 
 Only the question builder and the gold matcher read ground truth; the search path sees nothing
 but the question text.
@@ -17,10 +20,12 @@ but the question text.
 from __future__ import annotations
 
 import re
+from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
 from kb.config import Config
+from kb.demo.naming import EntityNames
 from kb.retrieval.chunks import ChunkRecord
 from kb.retrieval.index import PassageIndex
 from kb.retrieval.search import effective_filters, rank
@@ -124,28 +129,28 @@ class Namer:
 
     def __init__(self, gt: dict[str, Any]) -> None:
         self.steps = {s["id"]: f"the {s['name']} step (step {s['number']})" for s in gt.get("steps", [])}
-        self.entities = {e["id"]: e["name"] for e in gt.get("entities", [])}
+        self.entities = EntityNames(gt)
 
-    def name(self, ident: str) -> str:
+    def name(self, ident: str, document: str) -> str:
         if ident in self.steps:
             return self.steps[ident]
         if ident in self.entities:
-            return self.entities[ident]
+            return self.entities(ident, document)
         return ident.replace("/", " of ").replace("-", " ") if ident.islower() else ident
 
-    def subject(self, subject: str) -> tuple[str, str]:
+    def subject(self, subject: str, document: str) -> tuple[str, str]:
         """'step/entity' -> (step name, entity name); 'entity@step' -> (step, entity); else (name, '')."""
         if "@" in subject:
             entity, step = subject.split("@", 1)
-            return self.name(step), self.name(entity)
+            return self.name(step, document), self.name(entity, document)
         if "/" in subject:
             step, entity = subject.split("/", 1)
-            return self.name(step), self.name(entity)
-        return self.name(subject), ""
+            return self.name(step, document), self.name(entity, document)
+        return self.name(subject, document), ""
 
 
 def phrase(fact: dict[str, Any], namer: Namer) -> str:
-    s, e = namer.subject(fact["subject"])
+    s, e = namer.subject(fact["subject"], fact["document"])
     template = TEMPLATES.get(fact["kind"])
     if template is None or ("{e}" in template and not e):
         return GENERIC.format(k=fact["kind"], s=f"{e} in {s}" if e else s)
@@ -162,33 +167,37 @@ def evidence_of(fact: dict[str, Any]) -> Evidence:
     return Evidence(fact["document"], fact["text"], fact["section"], fact["table"] is not None)
 
 
-def ask(fact: dict[str, Any], kind: str, text: str, same: list[dict[str, Any]]) -> Question:
+def ask(fact: dict[str, Any], kind: str, text: str, same: list[dict[str, Any]], *, anchored: bool) -> Question:
     """A question and its evidence: every statement of the same fact (kind, subject, value), in
     the fact's own document when the question is anchored, anywhere when it is not."""
-    scope = [f for f in same if f["document"] == fact["document"]] if kind in ("anchored", "table") else same
+    scope = [f for f in same if f["document"] == fact["document"]] if anchored else same
     return Question(fact["id"], kind, text, fact["document"], fact["text"], tuple(evidence_of(f) for f in scope))
 
 
 def build_questions(gt: dict[str, Any]) -> list[Question]:
-    """Questions for every fact: anchored and unanchored wordings, table and German kinds."""
+    """Questions for every fact: anchored wording always, unanchored only where it has one answer."""
     namer = Namer(gt)
     documents = {d["file"]: d for d in gt["documents"]}
     out: list[Question] = []
-    statements: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
+    statements: dict[tuple[str, str, str], list[dict[str, Any]]] = defaultdict(list)
+    values: dict[tuple[str, str], set[str]] = defaultdict(set)
     for fact in gt["facts"]:
-        statements.setdefault((fact["kind"], fact["subject"], fact["value"]), []).append(fact)
+        statements[(fact["kind"], fact["subject"], fact["value"])].append(fact)
+        values[(fact["kind"], fact["subject"])].add(fact["value"])
     for fact in gt["facts"]:
         same = statements[(fact["kind"], fact["subject"], fact["value"])]
+        unique = len(values[(fact["kind"], fact["subject"])]) == 1
         document = documents[fact["document"]]
         body = phrase(fact, namer)
-        lowered = body[0].lower() + body[1:]
-        anchored = f"{anchor(document)}, {lowered}"
+        anchored = f"{anchor(document)}, {body[0].lower()}{body[1:]}"
         if document.get("language", "en") != "en":
-            out.append(ask(fact, "german", body, same))
+            out.append(ask(fact, "german", body if unique else anchored, same, anchored=not unique))
         elif fact["table"] is not None:
-            out.append(ask(fact, "table", anchored, same))
+            out.append(ask(fact, "table", anchored, same, anchored=True))
         else:
-            out.extend([ask(fact, "anchored", anchored, same), ask(fact, "unanchored", body, same)])
+            out.append(ask(fact, "anchored", anchored, same, anchored=True))
+            if unique:
+                out.append(ask(fact, "unanchored", body, same, anchored=False))
     return out
 
 

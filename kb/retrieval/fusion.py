@@ -3,13 +3,17 @@
 RRF (Cormack et al. 2009) needs no score calibration; the weighted variant min-max normalises
 each method's scores over its candidates and mixes them (0.7 dense / 0.3 keyword, the PRINCE
 seed's split). docs/retrieval.md compares the two on the demo program.
+
+RRF_K is 10, not the paper's 60: with 60 a row both methods place around rank 20 outscores one
+method's first hit, and on the demo program the chunk stating the fact is most often a first hit
+of BM25 that MiniLM ranks low (docs/retrieval.md).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-RRF_K = 60
+RRF_K = 10
 
 
 def top_rows(scores: np.ndarray, n: int) -> list[int]:

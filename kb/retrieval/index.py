@@ -4,9 +4,11 @@ Layout under ``index.path``: ``manifest.json`` (model, per-graph fingerprints), 
 (one chunk a line, sorted by graph and reading index), ``keyword/`` (bm25s) and
 ``vectors.npy`` + ``vector_ids.json``. ``update_index`` re-reads only the lexical graphs whose
 fingerprint changed, drops graphs that left the store, and re-embeds only chunks whose
-(IRI, content hash) it has not embedded before; ``build_index`` recomputes everything. Both end in
-the same records, the same BM25 index and (up to float rounding) the same vectors. A new index is
-written beside the old one and swapped in, so readers never see a half-written index.
+(IRI, content hash) it has not embedded before; an index whose keyword version differs from
+kb.retrieval.keyword.VERSION gets its BM25 part rebuilt even when no document changed.
+``build_index`` recomputes everything. Both end in the same records, the same BM25 index and (up
+to float rounding) the same vectors. A new index is written beside the old one and swapped in, so
+readers never see a half-written index.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from kb.errors import StoreError
 from kb.retrieval.chunks import ChunkRecord, graph_fingerprints, read_chunks
 from kb.retrieval.dense import DenseIndex, embed, model_version, passage_text
 from kb.retrieval.filters import Columns
+from kb.retrieval.keyword import VERSION as KEYWORD_VERSION
 from kb.retrieval.keyword import KeywordIndex
 from kb.retrieval.normalise import fold, identifiers
 from kb.store import GraphStore
@@ -68,6 +71,7 @@ class PassageIndex:
     keyword: KeywordIndex
     dense: DenseIndex
     fingerprints: dict[str, str]
+    keyword_version: int = KEYWORD_VERSION
 
     def __post_init__(self) -> None:
         self.row_of = {r.iri: i for i, r in enumerate(self.records)}
@@ -106,6 +110,7 @@ def read_index(folder: Path) -> PassageIndex | None:
         keyword=KeywordIndex.load(folder / KEYWORD, len(records)),
         dense=DenseIndex.load(folder, rows, len(records)),
         fingerprints=manifest["graphs"],
+        keyword_version=manifest.get("keyword", 1),
     )
 
 
@@ -154,7 +159,10 @@ def write_index(folder: Path, model: str, records: list[ChunkRecord], ids: list[
     KeywordIndex.build(records).save(staging / KEYWORD)
     rows = {r.iri: i for i, r in enumerate(records)}
     DenseIndex(ids, vectors, rows, len(records)).save(staging)
-    manifest = {"format": FORMAT, "model": model, "graphs": fingerprints, "chunks": len(records), "vectors": len(ids)}
+    manifest = {
+        "format": FORMAT, "model": model, "keyword": KEYWORD_VERSION, "graphs": fingerprints,
+        "chunks": len(records), "vectors": len(ids),
+    }
     (staging / MANIFEST).write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n")
     retired = folder.with_name(folder.name + ".old")
     shutil.rmtree(retired, ignore_errors=True)
@@ -191,7 +199,7 @@ def update_index(store: GraphStore, config: Config) -> IndexStats:
     changed = sorted(g for g, p in fingerprints.items() if old_prints.get(g) != p)
     removed = sorted(g for g in old_prints if g not in fingerprints)
     stats = IndexStats(graphs_added=changed, graphs_removed=removed)
-    if old is not None and not changed and not removed:
+    if old is not None and not changed and not removed and old.keyword_version == KEYWORD_VERSION:
         stats.chunks = len(old.records)
         stats.reused = len(old.dense.ids)
         stats.seconds = time.perf_counter() - started

@@ -14,6 +14,15 @@ import numpy as np
 from kb.retrieval.chunks import ChunkRecord
 from kb.retrieval.normalise import term_list
 
+# BM25 saturation and length normalisation. The default b = 0.75 let one-line captions ("Table 3:
+# Batches of KX-4471 Step 1 reported to date.") outrank the procedure paragraph that states the
+# fact, since every chunk also carries its section path; measured in docs/retrieval.md
+K1 = 1.2
+B = 0.3
+# bumped whenever the terms (kb/retrieval/normalise.py) or K1 / B change: bm25s stores scores
+# computed at build time, so kb/retrieval/index.py rebuilds the keyword part of an older index
+VERSION = 2
+
 
 def index_terms(record: ChunkRecord) -> list[str]:
     """The terms one chunk is indexed under: its text, then its metadata."""
@@ -32,7 +41,7 @@ class KeywordIndex:
     def build(cls, records: list[ChunkRecord]) -> KeywordIndex:
         if not records:
             return cls(None, 0)
-        model = bm25s.BM25()
+        model = bm25s.BM25(k1=K1, b=B)
         model.index([index_terms(r) for r in records], show_progress=False)
         return cls(model, len(records))
 

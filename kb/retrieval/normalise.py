@@ -4,8 +4,9 @@ A text becomes terms with their character spans in the raw text (for highlightin
 NFKC-normalised, case-folded and Snowball-stemmed; identifiers such as ``RA-X35-0042`` stay whole
 as well as split; quantities become one unit-normalised term (``60 °C``, ``60 C`` and ``60°C``
 all give ``60degc``); chemical names and abbreviations add their synonyms' terms (``MeCN`` also
-yields ``acetonitril``). The synonym table is the extraction lexicon (kb/data/lexicon) plus a
-small abbreviation list (kb/data/retrieval/abbreviations.tsv).
+yields ``acetonitril``) and a lexicon substance its category (``THF`` also yields ``solvent``);
+step numbers are one term (``Step 3`` -> ``step3``). The synonym table is the extraction lexicon
+(kb/data/lexicon) plus a small abbreviation list (kb/data/retrieval/abbreviations.tsv).
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ _DIMENSIONS: dict[str, str] = {
 # question wordings of an attribute -> the words a passage stating it uses
 ATTRIBUTES: dict[str, str] = {
     "how long": "time", "duration": "time", "how hot": "temperature", "how warm": "temperature",
-    "recommendation": "conclusion", "recommendations": "conclusion", "recommended": "conclusion",
+    "how pure": "purity", "recommendation": "conclusion", "recommendations": "conclusion", "recommended": "conclusion",
 }
 ATTRIBUTE = re.compile(r"(?<!\w)(" + "|".join(re.escape(a) for a in ATTRIBUTES) + r")(?!\w)", re.IGNORECASE)
 _UNIT_PATTERN = "|".join(sorted((re.escape(u) for u in _UNITS), key=len, reverse=True))
@@ -51,6 +52,8 @@ TOKEN = re.compile(r"\w+(?:[-./]\w+)*")
 WORD = re.compile(r"\w+")
 # "v4", "version 4", "Version 4.0", "rev. 2" -> "v4" (version words in questions and titles)
 VERSION = re.compile(r"(?<!\w)(?:v|version|rev\.?|revision)\s?(\d+)(?:\.0)?(?!\w)", re.IGNORECASE)
+# "Step 3", "step 3", "Stufe 3" -> "step3": "step" and "3" alone match every step of every route
+STEP = re.compile(r"(?<!\w)(?:step|stufe)\s?(\d+)(?![\w.,])", re.IGNORECASE)
 
 STOPWORDS = frozenset(STOPWORDS_EN) | frozenset(STOPWORDS_GERMAN) | {"what", "which", "was", "were", "used"}
 _STEMMER = Stemmer.Stemmer("english")
@@ -82,19 +85,44 @@ def quantity_term(number: str, unit: str) -> str:
     return value + _UNITS[fold(unit).replace(" ", " ")]
 
 
+@dataclass(frozen=True)
+class Synonyms:
+    """Surface forms with their expansion text and category, and two matchers (short forms
+    case-sensitive, long ones not)."""
+
+    short: re.Pattern[str] | None
+    long: re.Pattern[str] | None
+    expansions: dict[str, str]
+    categories: dict[str, str]
+
+    def knows(self, form: str) -> bool:
+        return form in self.expansions or fold(form) in self.expansions
+
+    def expansion(self, form: str) -> str:
+        """Text the form stands for; empty when that is the form itself."""
+        found = self.expansions.get(form) or self.expansions.get(fold(form), "")
+        return "" if fold(found) == fold(form) else found
+
+    def category(self, form: str) -> str:
+        return self.categories.get(form) or self.categories.get(fold(form), "")
+
+
 @lru_cache(maxsize=1)
-def synonym_table() -> tuple[re.Pattern[str] | None, re.Pattern[str] | None, dict[str, str]]:
-    """Surface form -> expansion text, and two matchers (short forms case-sensitive, long ones not)."""
+def synonym_table() -> Synonyms:
+    """The lexicon's substances and the abbreviation list. A substance also stands for its class
+    (``THF`` -> ``solvent``), so "which solvent ..." reaches "Step 3 uses THF at -5 °C"."""
     table: dict[str, str] = {}
+    classes: dict[str, str] = {}
     data = resources.files("kb") / "data"
     lexicon = data / "lexicon" / "substances.tsv"
     if lexicon.is_file():
         with lexicon.open(encoding="utf-8") as fh:
             for row in csv.DictReader(fh, delimiter="\t"):
                 name = row["name"].strip()
-                for form in filter(None, (f.strip() for f in (row.get("synonyms") or "").split("|"))):
+                category = (row.get("category") or "").strip().replace("_", " ")
+                for form in [name, *filter(None, (f.strip() for f in (row.get("synonyms") or "").split("|")))]:
                     table.setdefault(form, name)
-                    table.setdefault(name, name)
+                    classes.setdefault(form, category)
     with (data / "retrieval" / "abbreviations.tsv").open(encoding="utf-8") as fh:
         for row in csv.DictReader(fh, delimiter="\t"):
             table.setdefault(row["form"].strip(), row["expansion"].strip())
@@ -106,9 +134,10 @@ def synonym_table() -> tuple[re.Pattern[str] | None, re.Pattern[str] | None, dic
             return None
         return re.compile(r"(?<![\w-])(" + "|".join(re.escape(f) for f in forms) + r")(?![\w-])", flags)
 
-    folded = {fold(k): v for k, v in table.items()}
-    folded.update({k: v for k, v in table.items()})
-    return matcher(short, 0), matcher(long, re.IGNORECASE), folded
+    def folded(values: dict[str, str]) -> dict[str, str]:
+        return {fold(k): v for k, v in values.items()} | values
+
+    return Synonyms(matcher(short, 0), matcher(long, re.IGNORECASE), folded(table), folded(classes))
 
 
 def word_terms(text: str, start: int) -> list[Term]:
@@ -137,15 +166,15 @@ def terms(text: str) -> list[Term]:
         out.extend(Term(stem(word), match.start(), match.end()) for word in ATTRIBUTES[fold(match.group(1))].split())
     for match in VERSION.finditer(text):
         out.append(Term("v" + match.group(1), match.start(), match.end()))
-    short, long, table = synonym_table()
-    for matcher in (short, long):
+    for match in STEP.finditer(text):
+        out.append(Term("step" + match.group(1), match.start(), match.end()))
+    synonyms = synonym_table()
+    for matcher in (synonyms.short, synonyms.long):
         if matcher is None:
             continue
         for match in matcher.finditer(text):
-            expansion = table.get(match.group(1)) or table.get(fold(match.group(1)), "")
-            if fold(expansion) == fold(match.group(1)):
-                continue
-            for token in TOKEN.finditer(expansion):
+            added = f"{synonyms.expansion(match.group(1))} {synonyms.category(match.group(1))}"
+            for token in TOKEN.finditer(added):
                 out.extend(Term(t.term, match.start(), match.end()) for t in word_terms(token.group(), 0))
     return out
 

@@ -18,15 +18,24 @@ from kb.retrieval.chunks import ChunkRecord
 from kb.retrieval.dense import embed_query
 from kb.retrieval.filters import Filters, mask, parse_filters
 from kb.retrieval.index import PassageIndex, open_index
-from kb.retrieval.normalise import VERSION, fold, identifiers, matched_spans, term_list
+from kb.retrieval.normalise import (
+    VERSION,
+    fold,
+    identifiers,
+    matched_spans,
+    synonym_table,
+    term_list,
+)
 
 METHODS = ("fused", "keyword", "dense")
 FUSIONS = ("rrf", "weighted")
 DENSE_WEIGHT = 0.7
-# the dense vote counts half in RRF: on the demo program MiniLM alone finds 0.70 of the answers
-# in its first ten, BM25 0.91, and an equal vote let dense-only neighbours crowd out BM25's first
-# hits (docs/retrieval.md)
+# the dense vote counts half in RRF: on the demo program MiniLM alone finds 0.71 of the answers
+# in its first ten, BM25 0.97, and an equal vote let dense-only neighbours crowd out BM25's first
+# hits; a fifth when no filter applies, since over the whole corpus MiniLM's neighbours are the
+# same step's chunks from every document and version (docs/retrieval.md)
 RRF_WEIGHTS = {"keyword": 1.0, "dense": 0.5}
+UNFILTERED_DENSE_WEIGHT = 0.2
 # a chunk that contains every code the question names (lot, batch, compound code) outranks any
 # chunk that does not: "KX1-19-005" must not lose to "KX1-19-004" on a close embedding
 EXACT_CODE_BONUS = 10.0
@@ -113,6 +122,23 @@ def without_anchors(query: str, filters: Filters) -> str:
     return re.sub(r"^in ?,\s*", "", query, flags=re.IGNORECASE)
 
 
+def rrf_weights(names: list[str], filters: Filters) -> list[float]:
+    """Per-method RRF weights; the dense vote shrinks when nothing narrows the corpus."""
+    dense = RRF_WEIGHTS["dense"] if filters.active() else UNFILTERED_DENSE_WEIGHT
+    return [dense if name == "dense" else RRF_WEIGHTS[name] for name in names]
+
+
+def required_codes(query: str, index: PassageIndex) -> frozenset[str]:
+    """Codes the question names that a chunk must contain: not report ids (the anchor filter
+    handles those) and not substance names such as ``2-methyltetrahydrofuran``, which passages
+    also state by a synonym (``2-MeTHF``)."""
+    synonyms = synonym_table()
+    return frozenset(
+        code for code in identifiers(query) - {fold(rid) for rid in index.report_ids}
+        if not synonyms.knows(code)
+    )
+
+
 def collapse(rankings: dict[str, list[int]], text_key: list[int]) -> tuple[dict[str, list[int]], list[int]]:
     """Each method's ranking over distinct texts, and the repeated copies left out.
 
@@ -180,13 +206,13 @@ def rank(
     elif method == "dense":
         fused = {row: float(dense_scores[row]) for row in rankings.get("dense", [])}  # type: ignore[index]
     elif fusion_kind == "rrf":
-        fused = fusion.reciprocal_rank(list(rankings.values()), weights=[RRF_WEIGHTS[name] for name in rankings])
+        fused = fusion.reciprocal_rank(list(rankings.values()), weights=rrf_weights(list(rankings), filters))
     else:
         fused = fusion.weighted(
             [(keyword_scores, rankings["keyword"], 1.0 - DENSE_WEIGHT)]  # type: ignore[list-item]
             + ([(dense_scores, rankings["dense"], DENSE_WEIGHT)] if "dense" in rankings else [])
         )
-    codes = identifiers(query) - {fold(rid) for rid in index.report_ids} if method == "fused" else frozenset()
+    codes = required_codes(query, index) if method == "fused" else frozenset()
     if codes:
         fused = {row: score + (EXACT_CODE_BONUS if codes <= index.codes[row] else 0.0) for row, score in fused.items()}
     best = [

@@ -6,7 +6,7 @@ import numpy as np
 
 from kb.retrieval.filters import Filters
 from kb.retrieval.fusion import ranked, reciprocal_rank, top_rows, weighted
-from kb.retrieval.search import collapse, without_anchors
+from kb.retrieval.search import collapse, rrf_weights, without_anchors
 
 
 def test_rrf_rewards_agreement() -> None:
@@ -44,3 +44,9 @@ def test_the_embedded_question_drops_the_anchors_its_filter_enforces() -> None:
     query = "In report TR-2019-014 version 7, how long is step 1 held?"
     assert without_anchors(query, Filters(series="TR-2019-014", version="7")) == "how long is step 1 held?"
     assert without_anchors(query, Filters(series="TR-2019-014", version="3..8")) == "In version 7, how long is step 1 held?"
+
+
+def test_dense_vote_shrinks_without_filters() -> None:
+    filtered = rrf_weights(["keyword", "dense"], Filters(series="TR-2019-014"))
+    unfiltered = rrf_weights(["keyword", "dense"], Filters())
+    assert filtered[0] == unfiltered[0] == 1.0 and unfiltered[1] < filtered[1] < 1.0

@@ -50,3 +50,17 @@ def test_attribute_question_meets_a_bare_quantity() -> None:
     assert set(term_list("how long")) & sentence
     assert set(term_list("reaction temperature")) & sentence
     assert set(term_list("recommendation")) & set(term_list("Conclusions and next steps"))
+
+
+def test_purity_question_meets_purity_wording() -> None:
+    assert set(term_list("How pure is the product?")) & set(term_list("98.2 area% purity by HPLC"))
+
+
+def test_substance_stands_for_its_class() -> None:
+    assert "solvent" in term_list("Step 3 uses THF at -5 °C.")
+    assert "solvent" in term_list("run in ethanol at 50 °C")
+
+
+def test_step_numbers_are_one_term() -> None:
+    assert "step3" in term_list("Step 3 (SNAr cyclisation)") and "step3" in term_list("Stufe 3")
+    assert "step3" not in term_list("step 6, 3 h")

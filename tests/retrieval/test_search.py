@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from pathlib import Path
 
@@ -18,10 +19,11 @@ from kb.retrieval.index import (
     read_index,
     update_index,
 )
+from kb.retrieval.keyword import VERSION as KEYWORD_VERSION
 from kb.retrieval.keyword import KeywordIndex
 from kb.retrieval.neighbours import context_text, neighbours, section_chunks
 from kb.retrieval.normalise import term_list
-from kb.retrieval.search import highlight, search
+from kb.retrieval.search import highlight, required_codes, search
 from kb.store.oxigraph_local import OxigraphLocalStore
 from kb.testing import write_pdf
 
@@ -129,6 +131,24 @@ def test_unchanged_store_is_a_no_op(indexed: Indexed, tmp_path: Path) -> None:
     build_index(store, copy)
     again = update_index(store, copy)
     assert again.embedded == 0 and not again.graphs_added and again.chunks == len(index.records)
+
+
+def test_older_keyword_version_is_rebuilt_without_reembedding(indexed: Indexed, tmp_path: Path) -> None:
+    store, config, _ = indexed
+    copy = config.with_values(index__path=str(tmp_path / "copy"))
+    build_index(store, copy)
+    manifest = tmp_path / "copy" / "manifest.json"
+    manifest.write_text(json.dumps(json.loads(manifest.read_text()) | {"keyword": KEYWORD_VERSION - 1}))
+    again = update_index(store, copy)
+    assert again.embedded == 0 and again.reused > 0
+    rebuilt = read_index(tmp_path / "copy")
+    assert rebuilt is not None and rebuilt.keyword_version == KEYWORD_VERSION
+
+
+def test_substance_names_are_not_required_codes(indexed: Indexed) -> None:
+    _, _, index = indexed
+    codes = required_codes("Was lot RA-X35-0042 of TR-2019-014 run in 2-methyltetrahydrofuran?", index)
+    assert codes == {"ra-x35-0042"}
 
 
 def test_document_metadata_is_searchable(indexed: Indexed) -> None:
