@@ -12,7 +12,13 @@ import numpy as np
 
 from kb.agent.llm import LLMChain
 from kb.evaluation.bank import Question, view
-from kb.evaluation.scoring import GoldMatcher, choose_letter, set_scores, tier2_score, value_present
+from kb.evaluation.scoring import (
+    GoldMatcher,
+    choose_letter,
+    set_scores,
+    tier2_score,
+    value_present,
+)
 from kb.evaluation.stats import cohen_kappa, wilson_interval
 from kb.evaluation.systems import Respond, Response
 
