@@ -42,9 +42,12 @@ UNIT_OF_QUANTITY = {
 }
 FILE_NAME = re.compile(r"\S+\.(?:docx|pdf|pptx|xlsx|html?|md|txt)\b", re.IGNORECASE)
 COMPARE_K = 30
+PAIR_CANDIDATES = 6
+SAME_SECTION_BONUS = 2.0
 VALUE = re.compile(r"(?<![\w.-])\d+(?:\.\d+)?(?![\w-])")
 NO_VALUE_PENALTY = 1.0
 ATTRIBUTE_WEIGHT = 1.5
+MISSING_ATTRIBUTE_PENALTY = 2.0
 OTHER_STEP_PENALTY = 2.0
 TOKEN = re.compile(r"\d+(?:\.\d+)+|[\w\-]+")
 STEP_NUMBER = re.compile(r"\bstep\s*(\d+)\b", re.IGNORECASE)
@@ -62,7 +65,7 @@ CAPTION = re.compile(r"^\s*(Table|Figure|Scheme|Slide)\s+\d+\s*[:.]", re.IGNOREC
 CAPTION_PENALTY = 2.0
 ENTITY_WEIGHT = 1.0
 SECTION_WORDS = {"conclusion", "recommendation", "summary", "procedure", "safety", "specification", "discussion", "outlook"}
-SECTION_WORD_WEIGHT = 3.0
+SECTION_WORD_WEIGHT = 4.0
 TABLE_HEADER_WEIGHT = 0.5
 MAX_OTHER_NAMES = 3
 RANK_PENALTY = 0.4  # spread over the hits, so a 30-passage comparison is not ruled by rank
@@ -103,11 +106,30 @@ def other_names(scored: Scored, names: list[tuple[int, int, str]]) -> str:
     return f" ({'; '.join(parts)})" if parts else ""
 
 
+def section_title(section_path: str) -> str:
+    """'5 Step 3: SNAr cyclisation > 5.3 Charges' -> 'Step 3: SNAr cyclisation > Charges'."""
+    return " > ".join(SECTION_NUMBER.sub("", part).strip() for part in section_path.split(" > ") if part.strip())
+
+
 def with_section(statement: str, section_path: str) -> str:
     """The statement, then the section it stands in ('Step 3: SNAr cyclisation > Charges'), numbering
     dropped: a table row alone does not say which step or material it is about."""
-    where = " > ".join(SECTION_NUMBER.sub("", part).strip() for part in section_path.split(" > ") if part.strip())
+    where = section_title(section_path)
     return f"{statement} [{where}]" if where else statement
+
+
+def same_section(a: Scored, b: Scored) -> bool:
+    return section_title(a.passage.section_path) == section_title(b.passage.section_path)
+
+
+def paired(first: list[Scored], second: list[Scored]) -> list[Scored | None]:
+    """The best pair of statements from two versions, one from each; a pair standing in the same
+    section earns SAME_SECTION_BONUS (reports keep their structure across versions)."""
+    pairs = [(a, b) for a in first[:PAIR_CANDIDATES] for b in second[:PAIR_CANDIDATES]]
+    if not pairs:
+        return [next(iter(first), None), next(iter(second), None)]
+    best = max(pairs, key=lambda p: p[0].score + p[1].score + (SAME_SECTION_BONUS if same_section(*p) else 0.0))
+    return list(best)
 
 
 def joined_clauses(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -236,7 +258,7 @@ def best_sentences(question: str, passages: list[Any], limit: int = 2, *, forms:
             if states_quantity:
                 score += 1.5 + (ATTRIBUTE_WEIGHT if names_quantity else 0.0)
             elif asked and not names_quantity:
-                score -= NO_VALUE_PENALTY
+                score -= MISSING_ATTRIBUTE_PENALTY
             elif quantity:
                 score += 0.5 if value_numbers(sentence, asked_terms) else -NO_VALUE_PENALTY
             score += ENTITY_WEIGHT * named
@@ -256,12 +278,12 @@ class LexicalAgent:
         self.chapter = chapter
 
     def open_sections(self, question: str, passages: list[Any], anchors: set[str], tracer: Tracer) -> list[Any]:
-        """The hits, then the top-level sections of the first few, when no hit states the asked
-        quantity: a step's yield sits in its procedure, not in the background paragraph that
-        matched the step's name."""
+        """The hits, then the top-level sections of the first few, when the best statement of the
+        hits does not state the asked quantity: a step's yield sits in its procedure, not in the
+        background paragraph that matched the step's name."""
         if self.chapter is None or not asked_units(question):
             return passages
-        if any(s.states for s in best_sentences(question, passages, limit=1, anchors=anchors)):
+        if all(s.states for s in best_sentences(question, passages, limit=1, anchors=anchors)):
             return passages
         seen = {p.iri for p in passages}
         opened: list[Any] = []
@@ -287,9 +309,8 @@ class LexicalAgent:
             tracer.add("lexical.search", filters={}, k=self.k, hits=[p.iri for p in passages], why="no hit with filters")
         return passages
 
-    def statements(self, question: str, passages: list[Any], linked: LinkedQuestion, filters: dict[str, str], tracer: Tracer,
-                   most: int = ANSWER_SENTENCES) -> list[AnswerItem]:
-        """The best sentences or table rows; a text found in several documents is one item citing each.
+    def read(self, question: str, passages: list[Any], linked: LinkedQuestion, filters: dict[str, str], tracer: Tracer) -> list[Scored]:
+        """The best sentences or table rows of the passages.
 
         The report id and version a filter already enforces earn nothing ("version 13" in a
         conclusions preamble is no answer), while any label of a linked entity does ("KOtBu").
@@ -297,6 +318,11 @@ class LexicalAgent:
         anchors = terms(" ".join(filters.values())) if filters else set()
         chosen = best_sentences(question, passages, limit=12, forms=linked.forms, anchors=anchors)
         tracer.add("lexical.read", sentences=[(s.passage.iri, s.start, s.end, round(s.score, 2)) for s in chosen])
+        return chosen
+
+    def items(self, chosen: list[Scored], most: int = ANSWER_SENTENCES) -> list[AnswerItem]:
+        """The first ``most`` statements (and any close second); a text found in several documents
+        is one item citing each."""
         builder = CitationBuilder(self.store)
         items: dict[str, AnswerItem] = {}
         for scored in chosen:
@@ -320,20 +346,34 @@ class LexicalAgent:
         if not passages:
             return Answer(question, "lexical", "I found no passage that matches this question.", found_evidence=False)
         anchors = terms(" ".join(filters.values())) if filters else set()
-        items = self.statements(question, self.open_sections(question, passages, anchors, tracer), linked, filters, tracer)
+        items = self.items(self.read(question, self.open_sections(question, passages, anchors, tracer), linked, filters, tracer))
         if not items:
             return Answer(question, "lexical", "The best passages do not contain the question's terms; no answer is given.", found_evidence=False)
         return Answer(question, "lexical", " ".join(i.text for i in items), items=items)
 
     def compare(self, question: str, linked: LinkedQuestion, tracer: Tracer) -> Answer:
-        """Two versions of one report named: the best statement of each, in the order asked."""
+        """Two versions of one report named: a statement of each, in the order asked.
+
+        A statement also found in the other version's passages is passed over while a changed one
+        is left (it cannot say what changed), and the two are chosen as a pair: a pair from the
+        same section ("Summary" in both) outranks two separately best statements, so version 4's
+        "use PhMe at 80 °C" answers version 3's "use PhMe at 85 °C", not a safety paragraph.
+        """
+        asked = CHANGE_WORDS.sub(" ", FILE_NAME.sub(" ", question))
+        versions = linked.versions[:2]
+        filters = {v: {"series": linked.series[0], "version": v} for v in versions}
+        searched = {v: self.search(asked, filters[v], COMPARE_K) for v in versions}
+        read: dict[str, list[Scored]] = {}
+        for version in versions:
+            other = "\n".join(p.text for v in versions if v != version for p in searched[v])
+            found = self.read(asked, searched[version], linked, filters[version], tracer)
+            read[version] = [s for s in found if s.quote not in other] or found
+        picks = paired(read[versions[0]], read[versions[1]]) if len(versions) == 2 else [next(iter(read[v]), None) for v in versions]
         items: list[AnswerItem] = []
         parts = []
-        asked = CHANGE_WORDS.sub(" ", FILE_NAME.sub(" ", question))
-        for version in linked.versions[:2]:
-            filters = {"series": linked.series[0], "version": version}
-            found = self.statements(asked, self.search(asked, filters, COMPARE_K), linked, filters, tracer, most=1)
-            tracer.add("lexical.compare", filters=filters, found=len(found))
+        for version, pick in zip(versions, picks):
+            found = self.items([s for s in read[version] if pick is not None and s.quote == pick.quote], most=1)
+            tracer.add("lexical.compare", filters=filters[version], found=len(found))
             parts.append(f"In version {version}: {found[0].text if found else 'no matching statement was found.'}")
             items.extend(found)
         if not items:

@@ -160,3 +160,27 @@ def test_the_section_is_opened_when_no_hit_states_the_asked_quantity() -> None:
     opened.clear()
     agent.answer("Which reactor was Step 6 (salt formation) run in?", EntityLinker([]).link("Which reactor was Step 6 (salt formation) run in?"), Tracer())
     assert not opened, "a question asking no quantity reads the hits only"
+
+
+def test_a_comparison_reads_changed_statements_from_the_same_section() -> None:
+    safety = "3 Step 4: Suzuki coupling > 3.5 Process safety"
+    batches = "3 Step 4: Suzuki coupling > 3.4 Experimental details of the batches"
+    texts = {
+        "3": [("The current conditions for Step 4 (Suzuki coupling) use PhMe at 85 °C.", "1 Summary"),
+              ("A short temperature excursion to 89 °C during the addition had no impact on quality.", batches),
+              ("The adiabatic temperature rise was estimated at 46 K, giving a maximum temperature of 131 °C.", safety)],
+        "4": [("The adiabatic temperature rise was estimated at 46 K, giving a maximum temperature of 126 °C.", safety),
+              ("A short temperature excursion to 89 °C during the addition had no impact on quality.", batches),
+              ("The current conditions for Step 4 (Suzuki coupling) use PhMe at 80 °C.", "1 Summary")],
+    }
+
+    def search(question: str, filters: dict[str, str], k: int) -> list[SimpleNamespace]:
+        version = filters["version"]
+        return [passage(text, iri=f"urn:chunk:{version}:{i}", section=section) for i, (text, section) in enumerate(texts[version])]
+
+    agent = LexicalAgent(OxigraphLocalStore(None), search, LLMChain([]))
+    linker = EntityLinker([LabelEntry("urn:e:s4", "Step 4", "process", "Step 4"), LabelEntry("urn:e:s4", "Suzuki coupling", "process", "Step 4")])
+    linked = linker.link("How did the temperature of Step 4 (Suzuki coupling) change from TR-2019-027_v3_x.docx to TR-2019-027_v4_y.docx?")
+    answer = agent.answer(linked.question, linked, Tracer())
+    assert "85 °C" in answer.text and "80 °C" in answer.text, answer.text
+    assert "excursion" not in answer.text, "a statement both versions make says nothing about the change"
