@@ -73,6 +73,20 @@ def version_bounds(spec: str) -> tuple[float, float]:
         raise ConfigError(f"filter version={spec!r}: expected N, A..B, ..B or A..") from exc
 
 
+class Prefixed:
+    """A string column held as its distinct values and a code per row: a prefix filter tests each
+    distinct value once (a few dozen report ids) instead of every one of 32,000 rows."""
+
+    def __init__(self, values: list[str]) -> None:
+        self.distinct = sorted(set(values))
+        position = {value: i for i, value in enumerate(self.distinct)}
+        self.codes = np.array([position[value] for value in values], dtype=np.int64)
+
+    def startswith(self, prefix: str) -> np.ndarray:
+        hits = np.array([value.startswith(prefix) for value in self.distinct], dtype=bool)
+        return hits[self.codes] if len(self.codes) else np.zeros(0, dtype=bool)
+
+
 class Columns:
     """Record metadata as numpy arrays, so a filter is a few vector operations, not a loop."""
 
@@ -84,16 +98,12 @@ class Columns:
         self.names = [column([fold(getattr(r, name)) for r in records]) for name in ("document", "graph", "file_name", "title")]
         self.names.append(column([fold(r.graph.rsplit("/", 1)[-1]) for r in records]))
         self.names.append(column([fold(r.file_name).rsplit(".", 1)[0] for r in records]))
-        self.series = column([fold(r.report_id) for r in records])
+        self.series = Prefixed([fold(r.report_id) for r in records])
         numbers = [version_number(r.version) for r in records]
         self.version = np.array([np.nan if n is None else n for n in numbers], dtype=np.float64)
-        self.section = column([fold(r.section_path) for r in records])
+        self.section = Prefixed([fold(r.section_path) for r in records])
         self.kind = column([r.kind for r in records])
         self.language = column([fold(r.language) for r in records])
-
-
-def _startswith(values: np.ndarray, prefix: str) -> np.ndarray:
-    return np.fromiter((v.startswith(prefix) for v in values), dtype=bool, count=len(values))
 
 
 def mask(columns: Columns, filters: Filters) -> np.ndarray:
@@ -105,13 +115,13 @@ def mask(columns: Columns, filters: Filters) -> np.ndarray:
         wanted = fold(filters.document)
         keep &= np.logical_or.reduce([names == wanted for names in columns.names])
     if filters.series:
-        keep &= _startswith(columns.series, fold(filters.series))
+        keep &= columns.series.startswith(fold(filters.series))
     if filters.version:
         low, high = version_bounds(filters.version)
         with np.errstate(invalid="ignore"):
             keep &= (columns.version >= low) & (columns.version <= high)
     if filters.section:
-        keep &= _startswith(columns.section, fold(filters.section))
+        keep &= columns.section.startswith(fold(filters.section))
     if filters.kind:
         keep &= np.isin(columns.kind, [k.strip() for k in filters.kind.split(",")])
     if filters.language:
