@@ -183,20 +183,15 @@ class EntityLinker:
     def link(self, question: str) -> LinkedQuestion:
         linked = LinkedQuestion(question=question)
         taken: list[tuple[int, int]] = []
-        for label, pattern in self.patterns:
+        exact = [(pattern, self.by_label[label], 100.0) for label, pattern in self.patterns]
+        parents = [(pattern, self.parents[name], 95.0) for name, pattern in self.parent_patterns]
+        for pattern, candidates, score in exact + parents:
             for found in pattern.finditer(question):
                 span = (found.start(), found.end())
                 if any(s < span[1] and span[0] < e for s, e in taken):
                     continue
                 taken.append(span)
-                linked.entities.append(self.make_link(found.group(0), span, self.by_label[label], 100.0))
-        for name, pattern in self.parent_patterns:
-            for found in pattern.finditer(question):
-                span = (found.start(), found.end())
-                if any(s < span[1] and span[0] < e for s, e in taken):
-                    continue
-                taken.append(span)
-                linked.entities.append(self.make_link(found.group(0), span, self.parents[name], 95.0))
+                linked.entities.append(self.make_link(found.group(0), span, candidates, score))
         linked.entities.extend(self.fuzzy(question, taken))
         linked.entities.sort(key=lambda link: link.start)
         linked.forms = {link.entity: sorted(set(self.forms.get(link.entity, [link.label]))) for link in linked.entities if not link.ambiguous}
