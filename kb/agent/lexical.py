@@ -160,7 +160,7 @@ def column_states(header: str, row: str, words: set[str]) -> bool:
     return any(terms(name) & words and VALUE.search(value) for name, value in zip(cells(header), cells(row)))
 
 
-def row_answer(header: str, row: str, asked: set[str] | frozenset[str] = frozenset()) -> str:
+def row_answer(header: str, row: str, columns: set[str] | frozenset[str] = frozenset()) -> str:
     """'RRT: 1.37; Limit: 0.15%' from a header row and a data row of the same width, else the row.
     The one column whose header best matches the question comes first, so 'after Step 6' reads
     the 'After S6' cell before the other stages' cells."""
@@ -168,7 +168,7 @@ def row_answer(header: str, row: str, asked: set[str] | frozenset[str] = frozens
     if len(names) != len(values):
         return row
     pairs = [f"{name}: {value}" for name, value in zip(names, values)]
-    overlap = [len(terms(name) & asked) for name in names]
+    overlap = [len(terms(name) & columns) for name in names]
     best = max(overlap, default=0)
     if best and overlap.count(best) == 1:
         first = overlap.index(best)
@@ -183,7 +183,7 @@ class Scored:
     start: int
     end: int
     header: str = ""
-    asked: frozenset[str] = frozenset()
+    columns: frozenset[str] = frozenset()
     states: bool = False
 
     @property
@@ -193,7 +193,7 @@ class Scored:
     @property
     def statement(self) -> str:
         """The sentence, or a table row spelled out with its column names."""
-        return row_answer(self.header, self.quote, self.asked) if self.header else self.quote
+        return row_answer(self.header, self.quote, self.columns) if self.header else self.quote
 
 
 def form_patterns(forms: dict[str, list[str]]) -> list[re.Pattern[str]]:
@@ -221,8 +221,10 @@ def best_sentences(question: str, passages: list[Any], limit: int = 2, *, forms:
     bonus, and terms of the passage's section path count toward all its sentences, so "the SNAr
     temperature" finds "held at 65 °C" under "Step 3: SNAr cyclisation > Procedure". A table row
     also counts its header's terms and a first cell the question names; labels of the question's
-    linked entities count, captions and ``anchors`` (what a filter already enforces) do not, and
-    a value question loses a point on a statement with no value. docs/agent.md has the weights.
+    linked entities count, captions and ``anchors`` (what a filter already enforces) do not. The
+    asked attribute weighs most: stated with its unit and named earns most, neither named nor
+    stated loses two points, and a passage whose section is about another step loses two.
+    docs/agent.md has the weights.
     """
     asked_terms = terms(question)
     wanted = asked_terms - anchors
