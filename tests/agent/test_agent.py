@@ -80,6 +80,8 @@ def test_llm_wording_checks() -> None:
     assert check_wording("It was run at 25 °C [1].", quotes) == "number 25 is not in the cited passages"
     assert check_wording("It was run at 20 °C [2].", quotes) == "a citation points at no supplied passage"
     assert check_wording("It was run at 20 °C.", quotes) == "no citation marker"
+    assert check_wording("The answer is: [1]", quotes, "It was run at 20 °C.") == "the wording states no value and shares no word with the cited passages"
+    assert check_wording("Run in water [1].", quotes, "It was run in water at 20 °C.") == "the wording drops every value of the extractive answer"
 
 
 def test_none_backend_chain_is_disabled() -> None:
