@@ -116,7 +116,7 @@ class Agent:
             decision_route, question_class = decision.route, decision.question_class
             tracer.add("route", route=decision.route, method=decision.method, reason=decision.reason, question_class=question_class,
                        llm_calls=[c.__dict__ for c in (reply.calls if reply else [])])
-        if decision_route == "domain" and question_class == "version_change" and linked.series and len(linked.versions) >= 2:
+        if decision_route == "domain" and question_class == "version_change" and linked.series and len(linked.versions) >= 2 and route is None:
             answer = self.compare_versions(text, linked, tracer)
         elif decision_route == "domain":
             answer = self.domain.answer(text, linked, question_class, tracer)
