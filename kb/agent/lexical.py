@@ -66,6 +66,7 @@ CAPTION_PENALTY = 2.0
 ENTITY_WEIGHT = 1.0
 SECTION_WORDS = {"conclusion", "recommendation", "summary", "procedure", "safety", "specification", "discussion", "outlook"}
 SECTION_WORD_WEIGHT = 4.0
+SECTION_WORD_STEM = 6
 TABLE_HEADER_WEIGHT = 0.5
 MAX_OTHER_NAMES = 3
 RANK_PENALTY = 0.4  # spread over the hits, so a 30-passage comparison is not ruled by rank
@@ -208,6 +209,12 @@ def value_numbers(sentence: str, question_terms: set[str]) -> bool:
     return any(n not in question_terms for n in VALUE.findall(sentence))
 
 
+def same_word(section_word: str, term: str) -> bool:
+    """'concluded' asks for the conclusion, 'discussed' for the discussion: one word family shares
+    its first six letters."""
+    return term == section_word or (len(term) >= SECTION_WORD_STEM and term[:SECTION_WORD_STEM] == section_word[:SECTION_WORD_STEM])
+
+
 def asked_units(question: str) -> list[re.Pattern[str]]:
     """How a value of each quantity the question asks for is written ('yield' -> '84.0%')."""
     return [UNIT_OF_QUANTITY[q.lower()] for q in QUANTITY.findall(question) if q.lower() in UNIT_OF_QUANTITY]
@@ -235,12 +242,14 @@ def best_sentences(question: str, passages: list[Any], limit: int = 2, *, forms:
     keys = row_key_terms(question) - anchors
     columns = frozenset(column_terms(question) - anchors)
     steps = set(STEP_NUMBER.findall(question))
+    cues = {w for w in SECTION_WORDS if any(same_word(w, t) for t in wanted)}
     attributes = asked_words | {t for t in wanted if not t[:1].isdigit()}
     scored: list[Scored] = []
     for rank, passage in enumerate(passages):
         section_path = getattr(passage, "section_path", "")
-        section = wanted & terms(section_path)
-        context = sum(SECTION_WORD_WEIGHT if t in SECTION_WORDS else 0.3 for t in section)
+        section_terms = terms(section_path)
+        context = SECTION_WORD_WEIGHT * len({w for w in cues if any(same_word(w, t) for t in section_terms)})
+        context += 0.3 * len((wanted & section_terms) - SECTION_WORDS)
         section_steps = set(STEP_NUMBER.findall(section_path))
         if steps and section_steps and not steps & section_steps:
             context -= OTHER_STEP_PENALTY

@@ -82,6 +82,11 @@ def without_stereo(label: str) -> str:
     return STEREO_PREFIX.sub("", label, count=1)
 
 
+def derivative_word(label: str) -> str:
+    """'(E)-X oxime' -> 'oxime'."""
+    return label.rsplit(" ", 1)[-1].lower()
+
+
 def parent_name(label: str) -> str | None:
     """'(E)-5-bromo-2-fluoronicotinaldehyde oxime' -> '5-bromo-2-fluoronicotinaldehyde'."""
     head, _, last = without_stereo(label).rpartition(" ")
@@ -153,16 +158,23 @@ class EntityLinker:
         self.patterns = [(label, self.pattern(label)) for label in self.labels if label and not label.isdigit()]
         # parent names of derivatives, each to the substrate(s) of the step(s) that make the derivative
         self.parents: dict[str, dict[str, LabelEntry]] = {}
-        for derivative, made_from in sorted((substrates or {}).items()):
-            for label in self.forms.get(derivative, []):
+        substrates = substrates or {}
+        for derivative, labels in sorted(self.forms.items()):
+            for label in labels:
                 name = parent_name(label)
                 if name is None or name.lower() in self.by_label:
                     continue
-                for substrate in sorted(made_from):
+                makers = {derivative} if derivative in substrates else self.products_named(derivative_word(label), substrates)
+                for substrate in sorted({s for maker in makers for s in substrates[maker]}):
                     if substrate in by_entity:
                         entry = by_entity[substrate]
                         self.parents.setdefault(name.lower(), {})[substrate] = LabelEntry(substrate, name, entry.kind, entry.preferred)
         self.parent_patterns = [(name, self.pattern(name)) for name in sorted(self.parents, key=lambda s: (-len(s), s))]
+
+    def products_named(self, word: str, substrates: dict[str, set[str]]) -> set[str]:
+        """Step products with a label naming the derivative class ('Oxime 9'): where resolution
+        kept the named derivative apart from the step's product, the class word still ties them."""
+        return {product for product in substrates if any(word in label.lower().split() for label in self.forms.get(product, []))}
 
     @staticmethod
     def pattern(label: str) -> re.Pattern[str]:

@@ -56,6 +56,16 @@ def _salt_forms(text: str) -> frozenset[str]:
     return frozenset(out)
 
 
+def salt_key(text: str) -> str:
+    """One key for the spellings of one salt: 'KX-4471·HCl', 'KX-4471 HCl salt' and 'KX-4471
+    hydrochloride' -> 'kx-4471|hydrochloride'; '' for a name without a salt form (or a free base)."""
+    forms = _salt_forms(text)
+    if not forms or "free base" in forms:
+        return ""
+    base = normalise(_SALT.sub(" ", unicodedata.normalize("NFKC", text)))
+    return f"{base}|{','.join(sorted(forms))}" if base else ""
+
+
 def features(text: str) -> Features:
     """Numbers and locants, the letters-only skeleton, salt form, hydrate form, stereo descriptors and CAS numbers of a form."""
     plain = unicodedata.normalize("NFKC", text).translate(_DASHES)

@@ -2,7 +2,8 @@
 
 1. exact: the same normalised name (numbered steps, compound numbers and impurities within one
    programme; role words by role name);
-2. alias: the text declares it ('nitrile 7 (5-bromo-...)', 'compound 7' = 'nitrile 7');
+2. alias: the text declares it ('nitrile 7 (5-bromo-...)', 'compound 7' = 'nitrile 7'), or two
+   spellings of one salt ('KX-4471·HCl', 'KX-4471 HCl salt', 'KX-4471 hydrochloride');
 3. synonym: one group of the synonym table (abbreviations, formulas, trade names, CAS numbers);
 4. role_promotion: an anaphoric role word ('the solvent') joins the substance that fills that role
    in that step of that document, when exactly one does;
@@ -23,7 +24,7 @@ import numpy as np
 from kb.resolve import context
 from kb.resolve.guards import Profile, blocked
 from kb.resolve.inputs import ENTITY_KINDS, Corpus, LocalMention
-from kb.resolve.normalise import features, normalise
+from kb.resolve.normalise import features, normalise, salt_key
 from kb.resolve.synonyms import SynonymTable, default_table
 from kb.resolve.unionfind import UnionFind
 
@@ -148,6 +149,12 @@ def resolve(
     merger.union_groups("alias", groups)
     for a, b in context.appositions(corpus):
         merger.union("alias", a.iri, b.iri, detail="apposition")
+    groups = defaultdict(list)
+    for m in mentions:
+        salt = salt_key(m.text) if m.kind != "role" else ""
+        if salt:
+            groups[(m.kind, _scope(m, corpus, scopes), "salt " + salt)].append(m.iri)
+    merger.union_groups("alias", groups)
 
     groups = defaultdict(list)
     for m in mentions:

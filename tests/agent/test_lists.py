@@ -185,3 +185,14 @@ def test_a_screen_column_header_makes_no_step_input() -> None:
     store.add(parse(f'<{doc}> <http://purl.org/dc/terms/identifier> "TR-2001-003" .', format=RdfFormat.TURTLE), graph="urn:kb:graph:lexical/r1")
     rows = run_template(store, TemplateRegistry.load(queries_dir()).get("unique_to_series"), {"series": "TR-2001-003"})
     assert labels(rows) == ["THF"]
+
+
+def test_a_derivative_kept_apart_from_the_step_product_links_through_its_class_word() -> None:
+    from kb.agent.linking import LabelEntry
+
+    entries = [LabelEntry(E + "named", "(E)-2-chloro-5-methylbenzaldehyde oxime", "substance", "(E)-2-chloro-5-methylbenzaldehyde oxime"),
+               LabelEntry(E + "product", "Oxime 3", "substance", "Oxime 3"), LabelEntry(E + "sm", "SM-3", "substance", "SM-3"),
+               LabelEntry(E + "nitrile", "nitrile 5", "substance", "nitrile 5")]
+    linker = EntityLinker(entries, substrates={E + "product": {E + "sm"}, E + "nitrile": {E + "product"}})
+    linked = linker.link("How does 2-chloro-5-methylbenzaldehyde connect to nitrile 5?")
+    assert [(l.surface, l.entity) for l in linked.entities] == [("2-chloro-5-methylbenzaldehyde", E + "sm"), ("nitrile 5", E + "nitrile")]

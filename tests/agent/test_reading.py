@@ -184,3 +184,10 @@ def test_a_comparison_reads_changed_statements_from_the_same_section() -> None:
     answer = agent.answer(linked.question, linked, Tracer())
     assert "85 °C" in answer.text and "80 °C" in answer.text, answer.text
     assert "excursion" not in answer.text, "a statement both versions make says nothing about the change"
+
+
+def test_concluded_asks_for_the_conclusions_section() -> None:
+    summary = passage("The current conditions for Step 3 (SNAr cyclisation) use THF at 0 °C.", iri="urn:chunk:a", section="1 Summary")
+    conclusion = passage("Step 3 in THF is ready for the pilot campaign.", iri="urn:chunk:b", section="8 Conclusions and next steps")
+    best = best_sentences("What was concluded about Step 3 (SNAr cyclisation)?", [summary, conclusion], limit=1)
+    assert best[0].passage.iri == "urn:chunk:b"

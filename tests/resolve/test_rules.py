@@ -107,3 +107,12 @@ def test_preferred_label_is_a_chemists_name() -> None:
     assert preferred_label(mentions("acetonitrile", "MeCN", "MeCN", "ACN")) == ("acetonitrile", ["ACN", "MeCN"])
     assert preferred_label(mentions("2-MeTHF", "2-MeTHF", "2-MeTHF", "2-methyltetrahydrofuran"))[0] == "2-MeTHF"
     assert preferred_label(mentions("Acetonitrile", "acetonitrile", "acetonitrile"))[0] == "acetonitrile"
+
+
+def test_spellings_of_one_salt_merge_and_the_free_base_stays_apart() -> None:
+    corpus = make_corpus({"d": ("TR-9", "1", [("1 Step 6", "[[KX-4471·HCl|substance]] from [[KX-4471 free base|substance]]; "
+                                                          "[[KX-4471 HCl salt|substance]] is [[KX-4471 hydrochloride|substance]].")])})
+    resolution = resolve(corpus)
+    assert same_cluster(resolution, "KX-4471·HCl", "KX-4471 hydrochloride")
+    assert same_cluster(resolution, "KX-4471 HCl salt", "KX-4471 hydrochloride")
+    assert not same_cluster(resolution, "KX-4471 free base", "KX-4471 hydrochloride")
