@@ -110,8 +110,9 @@ def test_preferred_label_is_a_chemists_name() -> None:
 
 
 def test_spellings_of_one_salt_merge_and_the_free_base_stays_apart() -> None:
-    corpus = make_corpus({"d": ("TR-9", "1", [("1 Step 6", "[[KX-4471·HCl|substance]] from [[KX-4471 free base|substance]]; "
-                                                          "[[KX-4471 HCl salt|substance]] is [[KX-4471 hydrochloride|substance]].")])})
+    text = ("[[KX-4471·HCl|substance]] from [[KX-4471 free base|substance]]; "
+            "[[KX-4471 HCl salt|substance]] is [[KX-4471 hydrochloride|substance]].")
+    corpus = make_corpus({"d": ("TR-9", "1", [("1 Step 6", text)])})
     resolution = resolve(corpus)
     assert same_cluster(resolution, "KX-4471·HCl", "KX-4471 hydrochloride")
     assert same_cluster(resolution, "KX-4471 HCl salt", "KX-4471 hydrochloride")
