@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from rapidfuzz import fuzz, process
 
 from kb import vocab as V
+from kb.stages.parse.metadata import REPORT_ID, VERSION
 from kb.store import GraphStore
 
 KIND_OF_TYPE = {
@@ -53,8 +54,6 @@ CONDITION_WORDS = {
     "yield": "yield",
     "purity": "purity",
 }
-REPORT_ID_IN_QUESTION = re.compile(r"(?<![A-Za-z0-9])([A-Z]{2,5}-\d{4}-\d{2,4})(?![A-Za-z0-9-])")  # also before "_v9" in a file name
-VERSION_IN_QUESTION = re.compile(r"(?<![A-Za-z])(?:v|version\s*|rev\.?\s*)(\d+(?:\.\d+)?)(?!\d)", re.IGNORECASE)  # also "TR-2019-014_v9_2019-11-30.docx"
 LABELS = V.sparql_prefixes() + """
 SELECT ?entity ?label ?type ?preferred WHERE {
   GRAPH <urn:kb:graph:domain> {
@@ -207,8 +206,8 @@ class EntityLinker:
         linked.entities.extend(self.fuzzy(question, taken))
         linked.entities.sort(key=lambda link: link.start)
         linked.forms = {link.entity: sorted(set(self.forms.get(link.entity, [link.label]))) for link in linked.entities if not link.ambiguous}
-        linked.series = list(dict.fromkeys(REPORT_ID_IN_QUESTION.findall(question)))
-        linked.versions = list(dict.fromkeys(VERSION_IN_QUESTION.findall(question)))
+        linked.series = list(dict.fromkeys(REPORT_ID.findall(question)))
+        linked.versions = list(dict.fromkeys(VERSION.findall(question)))
         lowered = question.lower()
         linked.roles = [iri for word, iri in ROLE_WORDS.items() if re.search(rf"\b{word}s?\b", lowered)]
         linked.conditions = sorted({kind for word, kind in CONDITION_WORDS.items() if re.search(rf"\b{word}s?\b", lowered)})

@@ -104,3 +104,12 @@ def test_one_and_two_workers_give_identical_graphs(files: Path, config) -> None:
         assert summary.documents == 6 and not summary.failures
         dumps.append(sorted_nquads(all_quads(store)))
     assert dumps[0] == dumps[1]
+
+
+def test_stated_metadata_reads_file_names_and_sentence_ends() -> None:
+    from kb.stages.parse.metadata import stated_metadata
+
+    stated = stated_metadata("", "TR-2019-014_v9_2019-11-30.docx")
+    assert (stated.report_id, stated.version, stated.date) == ("TR-2019-014", "9", "2019-11-30")
+    assert stated_metadata("Report AM-0117, Version 4.").version == "4"
+    assert stated_metadata("Developer 3 on TR-2019-014-X").report_id == "" and stated_metadata("Developer 3").version == ""

@@ -5,9 +5,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-REPORT_ID = re.compile(r"\b([A-Z]{2,5}-\d{4}-\d{2,4})\b")
-VERSION = re.compile(r"(?:\bversion\s*|\bv\.?\s?|\brev(?:ision)?\.?\s*)(\d+(?:\.\d+)?)\b", re.IGNORECASE)
-DATE = re.compile(r"\b(\d{4}-\d{2}-\d{2})\b")
+# letters and digits bound the id, version and date, not \b: in a file name "TR-2019-014_v9_2019-11-30.docx"
+# the underscore is a word character, and a question may quote that file name
+REPORT_ID = re.compile(r"(?<![A-Za-z0-9])([A-Z]{2,5}-\d{4}-\d{2,4})(?![A-Za-z0-9-])")
+VERSION = re.compile(r"(?<![A-Za-z])(?:version\s*|v\.?\s?|rev(?:ision)?\.?\s*)(\d+(?:\.\d+)?)(?!\d)", re.IGNORECASE)
+DATE = re.compile(r"(?<![\d-])(\d{4}-\d{2}-\d{2})(?![\d-])")
 
 
 @dataclass
