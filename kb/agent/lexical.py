@@ -288,20 +288,17 @@ class LexicalAgent:
         self.k = k
         self.chapter = chapter
 
-    def open_sections(self, question: str, passages: list[Any], anchors: set[str], tracer: Tracer) -> list[Any]:
-        """The hits, then the top-level sections of the first few, when the best statement of the
-        hits does not state the asked quantity: a step's yield sits in its procedure, not in the
-        background paragraph that matched the step's name."""
-        if self.chapter is None or not asked_units(question):
-            return passages
-        if all(s.states for s in best_sentences(question, passages, limit=1, anchors=anchors)):
-            return passages
+    def opened_sections(self, passages: list[Any], tracer: Tracer) -> list[Any]:
+        """The passages of the top-level sections of the first few hits that are not hits already."""
         seen = {p.iri for p in passages}
         opened: list[Any] = []
         for hit in passages[:OPENED_SECTIONS]:
-            opened.extend(p for p in self.chapter(hit.iri) if p.iri not in seen and not seen.add(p.iri))
+            for passage in self.chapter(hit.iri) if self.chapter else []:
+                if passage.iri not in seen:
+                    seen.add(passage.iri)
+                    opened.append(passage)
         tracer.add("lexical.open_section", of=[p.iri for p in passages[:OPENED_SECTIONS]], read=len(opened))
-        return passages + opened
+        return opened
 
     def filters(self, linked: LinkedQuestion) -> dict[str, str]:
         filters: dict[str, str] = {}
@@ -356,8 +353,12 @@ class LexicalAgent:
         passages = self.passages(question, filters, tracer)
         if not passages:
             return Answer(question, "lexical", "I found no passage that matches this question.", found_evidence=False)
-        anchors = terms(" ".join(filters.values())) if filters else set()
-        items = self.items(self.read(question, self.open_sections(question, passages, anchors, tracer), linked, filters, tracer))
+        chosen = self.read(question, passages, linked, filters, tracer)
+        if self.chapter is not None and asked_units(question) and chosen and not chosen[0].states:
+            # a step's yield sits in its procedure, not in the background paragraph that matched
+            # the step's name: read the hits' sections when the best statement states no value
+            chosen = self.read(question, passages + self.opened_sections(passages, tracer), linked, filters, tracer)
+        items = self.items(chosen)
         if not items:
             return Answer(question, "lexical", "The best passages do not contain the question's terms; no answer is given.", found_evidence=False)
         return Answer(question, "lexical", " ".join(i.text for i in items), items=items)
