@@ -70,9 +70,7 @@ class Agent:
             def search(question: str, filters: dict[str, str], k: int):  # type: ignore[no-untyped-def]
                 """Fused hits, then keyword hits fusion left out: exact codes and table terms the
                 embedding dilutes ('purge factor', 'run 5') still reach the reader."""
-                fused = passage_search(question, filters, k, config=self.config)
-                seen = {p.iri for p in fused}
-                return fused + [p for p in passage_search(question, filters, k, config=self.config, method="keyword") if p.iri not in seen]
+                return passage_search(question, filters, k, config=self.config, keyword_extra=k)
 
         return LexicalAgent(self.store, search, self.llm, chapter=self._chapter if self._search is None else None)
 

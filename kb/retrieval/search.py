@@ -233,6 +233,7 @@ def search(
     method: str = "fused",
     fusion_kind: str | None = None,
     anchor: bool = True,
+    keyword_extra: int = 0,
 ) -> list[Passage]:
     """Ranked passages for a question.
 
@@ -246,6 +247,9 @@ def search(
         fusion_kind: ``rrf`` or ``weighted`` (default ``retrieval.fusion``).
         anchor: narrow to a report (and version) the question names, when the index knows it
             and the narrowed set is not empty.
+        keyword_extra: with ``fused``, also the passages BM25 ranks within its first
+            ``keyword_extra`` that fusion left out of the first ``k``, after them in BM25 order
+            (exact codes and table terms the embedding dilutes), from the same ranking pass.
 
     Returns:
         Passages best first, each with citation fields, score and matched spans.
@@ -254,7 +258,7 @@ def search(
     index = index or cached_index(config)
     wanted = effective_filters(query, filters, index, anchor=anchor)
     limit = k or config["retrieval.k"]
-    rows = rank(
+    ranked = rank(
         index,
         query,
         wanted,
@@ -263,11 +267,15 @@ def search(
         candidates=max(config["retrieval.candidates"], limit),
         model=config["embedding.model"],
         threads=config["embedding.threads"],
-    )[:limit]
+    )
+    chosen = ranked[:limit]
+    if keyword_extra and method == "fused":
+        left_out = [hit for hit in ranked[limit:] if 0 < hit[2].get("keyword", 0) <= keyword_extra]
+        chosen += sorted(left_out, key=lambda hit: hit[2]["keyword"])
     query_terms = set(term_list(query))
     return [
         Passage.of(index.records[row], score, matched_spans(index.records[row].text, query_terms), ranks)
-        for row, score, ranks in rows
+        for row, score, ranks in chosen
     ]
 
 

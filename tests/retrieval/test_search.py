@@ -159,3 +159,13 @@ def test_document_metadata_is_searchable(indexed: Indexed) -> None:
     scores = keyword.scores(term_list("TR-2019-014 v7"), rows)
     best = index.records[int(np.argmax(scores))]
     assert best.version == "7"
+
+
+def test_keyword_extra_adds_what_fusion_left_out_from_one_ranking(indexed: Indexed) -> None:
+    _, config, index = indexed
+    question = "At what temperature was the oxime prepared?"
+    fused = search(question, None, 1, config=config, index=index)
+    keyword = search(question, None, 3, config=config, index=index, method="keyword")
+    both = search(question, None, 1, config=config, index=index, keyword_extra=3)
+    assert both[:1] == fused and len(both) > 1
+    assert [p.iri for p in both[1:]] == [p.iri for p in keyword if p.iri != fused[0].iri]
